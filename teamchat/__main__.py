@@ -1,0 +1,5 @@
+"""`python -m teamchat` runs the CLI."""
+
+from teamchat.cli.main import main
+
+main()

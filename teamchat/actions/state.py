@@ -1,0 +1,131 @@
+"""The POST /register initial state: one fetcher per event type, run in one read snapshot.
+
+Feature modules add their fetchers with `@state_fetcher("type", ...)`. A fetcher may only
+read through `ctx.conn` and write keys into `ctx.state`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+
+from dataclasses import dataclass
+
+from teamchat import store
+from teamchat.events.queue import ClientCapabilities
+from teamchat.lib import wire
+from teamchat.lib.api_types import JsonDict
+from teamchat.lib.version import FEATURE_LEVEL, MERGE_BASE, ZULIP_VERSION
+from teamchat.records import RealmRow, UserRow
+from teamchat.runtime import Runtime
+from teamchat.store.db import Conn
+
+MAX_MESSAGE_LENGTH = 10000
+MAX_TOPIC_LENGTH = 60
+MAX_STREAM_NAME_LENGTH = 60
+MAX_STREAM_DESCRIPTION_LENGTH = 1024
+MAX_CHANNEL_FOLDER_NAME_LENGTH = 60
+MAX_CHANNEL_FOLDER_DESCRIPTION_LENGTH = 1024
+REALM_EMPTY_TOPIC_DISPLAY_NAME = "general chat"
+
+
+@dataclass(kw_only=True)
+class StateContext:
+    rt: Runtime
+    conn: Conn
+    realm: RealmRow
+    user: UserRow
+    caps: ClientCapabilities
+    realm_url: str
+    state: JsonDict
+
+
+Fetcher = Callable[[StateContext], Awaitable[None]]
+# (event types that ask for it, fetcher), in registration order.
+FETCHERS: list[tuple[frozenset[str], Fetcher]] = []
+
+
+def state_fetcher(*event_types: str) -> Callable[[Fetcher], Fetcher]:
+    def register(fetcher: Fetcher) -> Fetcher:
+        FETCHERS.append((frozenset(event_types), fetcher))
+        return fetcher
+
+    return register
+
+
+async def fetch_initial_state(ctx: StateContext, fetch_event_types: frozenset[str] | None) -> None:
+    """Fill ctx.state with the keys for `fetch_event_types` (None: every type)."""
+    version_keys(ctx.state)
+    for types, fetcher in FETCHERS:
+        if fetch_event_types is None or types & fetch_event_types:
+            await fetcher(ctx)
+
+
+def version_keys(state: JsonDict) -> None:
+    # zulip-compat: SPEC names these service_*; every real client reads the zulip_* names.
+    state["zulip_version"] = ZULIP_VERSION
+    state["zulip_feature_level"] = FEATURE_LEVEL
+    state["zulip_merge_base"] = MERGE_BASE
+    state["service_version"] = ZULIP_VERSION
+    state["service_feature_level"] = FEATURE_LEVEL
+    state["service_merge_base"] = MERGE_BASE
+
+
+@state_fetcher("realm")
+async def _realm_state(ctx: StateContext) -> None:
+    realm, settings = ctx.realm, ctx.rt.settings
+    ctx.state.update(
+        realm_name=realm.name,
+        realm_description=realm.description,
+        realm_date_created=realm.date_created,
+        realm_url=ctx.realm_url,
+        realm_uri=ctx.realm_url,
+        realm_icon_url=realm_icon_url(realm),
+        realm_icon_source="G",
+        realm_empty_topic_display_name=REALM_EMPTY_TOPIC_DISPLAY_NAME,
+        max_message_length=MAX_MESSAGE_LENGTH,
+        max_topic_length=MAX_TOPIC_LENGTH,
+        max_stream_name_length=MAX_STREAM_NAME_LENGTH,
+        max_stream_description_length=MAX_STREAM_DESCRIPTION_LENGTH,
+        max_channel_folder_name_length=MAX_CHANNEL_FOLDER_NAME_LENGTH,
+        max_channel_folder_description_length=MAX_CHANNEL_FOLDER_DESCRIPTION_LENGTH,
+        max_file_upload_size_mib=settings.max_file_upload_size_mib,
+        event_queue_longpoll_timeout_seconds=settings.longpoll_timeout_secs,
+        realm_bot_domain=realm.host,
+        password_min_length=6,
+        password_max_length=100,
+    )
+
+
+def realm_icon_url(realm: RealmRow) -> str:
+    return wire.gravatar_url(f"realm-{realm.id}@{realm.host}", 1).replace("&version=1", "")
+
+
+@state_fetcher("realm_user")
+async def _realm_user_state(ctx: StateContext) -> None:
+    user, realm = ctx.user, ctx.realm
+    client_gravatar = ctx.caps.client_gravatar
+    users = await store.users.list_users(ctx.conn)
+    objects = [
+        wire.user_object(u, viewer=user, realm_host=realm.host, client_gravatar=client_gravatar)
+        for u in users
+    ]
+    ctx.state["realm_users"] = [o for o in objects if o.is_active]
+    ctx.state["realm_non_active_users"] = [o for o in objects if not o.is_active]
+    ctx.state["cross_realm_bots"] = []
+    me = wire.user_object(user, viewer=user, realm_host=realm.host)
+    ctx.state.update(
+        user_id=user.id,
+        email=me.email,
+        delivery_email=user.delivery_email,
+        full_name=user.full_name,
+        avatar_source=user.avatar_source,
+        avatar_url=me.avatar_url,
+        avatar_url_medium=me.avatar_url,
+        is_admin=user.is_admin,
+        is_owner=user.is_owner,
+        is_moderator=user.is_moderator,
+        is_guest=user.is_guest,
+        is_billing_admin=False,
+        role=int(user.role),
+        timezone=user.timezone,
+    )

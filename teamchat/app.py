@@ -1,0 +1,143 @@
+"""create_app(settings) -> Litestar: routes, dependency injection, lifespan, error envelope.
+
+The only composition root. Handlers live in teamchat.http.*; this module wires them up.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from typing import Any
+
+from litestar import Litestar, Request, Response, Router
+from litestar.di import Provide
+from litestar.exceptions import HTTPException
+from litestar.types import ASGIApp, Message, Receive, Scope, Send
+
+from teamchat.config import Settings
+from teamchat.errors import (
+    MethodNotAllowedError,
+    PayloadTooLargeError,
+    ResourceNotFoundError,
+    ZulipError,
+)
+from teamchat.events.broker import cancel_task
+from teamchat.http import events, server, users
+from teamchat.http.auth import provide_runtime, provide_user
+from teamchat.http.params import Params
+from teamchat.runtime import Runtime
+
+log = logging.getLogger("teamchat")
+access_log = logging.getLogger("teamchat.access")
+
+API_HANDLERS: list[Any] = [
+    server.get_server_settings,
+    server.fetch_api_key,
+    events.register_queue,
+    events.get_events,
+    events.delete_events,
+    users.get_users,
+    users.get_own_user,
+    users.get_user,
+    users.create_user,
+]
+
+
+def error_response(request: Request[Any, Any, Any], exc: Exception) -> Response[Any]:
+    """Every error as Zulip's JSON envelope; unexpected ones are logged and answered 500."""
+    if not isinstance(exc, ZulipError):
+        exc = _as_zulip_error(exc)
+    return Response(exc.envelope(), status_code=exc.http_status, headers=dict(exc.headers))
+
+
+def _as_zulip_error(exc: Exception) -> ZulipError:
+    if isinstance(exc, HTTPException):
+        status = exc.status_code
+        if status == 404:
+            return ResourceNotFoundError("Not Found")
+        if status == 405:
+            return MethodNotAllowedError("Method Not Allowed")
+        if status == 413:
+            return PayloadTooLargeError("Request body too large")
+        if 400 <= status < 500:
+            error = ZulipError(str(exc.detail) or "Bad request")
+            error.http_status = status  # type: ignore[misc]
+            return error
+    log.exception("unhandled error", exc_info=exc)
+    error = ZulipError("Internal server error")
+    error.code = "INTERNAL_SERVER_ERROR"  # type: ignore[misc]
+    error.http_status = 500  # type: ignore[misc]
+    return error
+
+
+def access_log_middleware(app: ASGIApp) -> ASGIApp:
+    """One info line per request: method, path, status, duration, user."""
+
+    async def middleware(scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await app(scope, receive, send)
+            return
+        started = time.perf_counter()
+        status = 0
+
+        async def send_wrapper(message: Message) -> None:
+            nonlocal status
+            if message["type"] == "http.response.start":
+                status = message["status"]
+            await send(message)
+
+        try:
+            await app(scope, receive, send_wrapper)
+        finally:
+            if access_log.isEnabledFor(logging.INFO):
+                user_id = scope.get("state", {}).get("user_id", "-")
+                access_log.info(
+                    "%s %s %s %.1fms user=%s",
+                    scope["method"],
+                    scope["path"],
+                    status,
+                    (time.perf_counter() - started) * 1000,
+                    user_id,
+                )
+
+    return middleware
+
+
+async def provide_params(request: Request[Any, Any, Any]) -> Params:
+    return await Params.from_request(request)
+
+
+def create_app(settings: Settings, rt: Runtime | None = None) -> Litestar:
+    """The ASGI application. With `rt`, use that runtime (tests); else open one at start-up."""
+
+    @asynccontextmanager
+    async def lifespan(app: Litestar) -> AsyncIterator[None]:
+        runtime = rt or await Runtime.open(settings)
+        app.state.rt = runtime
+        gc_task = asyncio.create_task(runtime.broker.run_gc(settings.gc_interval_secs))
+        try:
+            yield
+        finally:
+            runtime.broker.shutdown()
+            await cancel_task(gc_task)
+            if rt is None:
+                await runtime.close()
+
+    api = Router(path="/api/v1", route_handlers=API_HANDLERS)
+    return Litestar(
+        route_handlers=[api],
+        dependencies={
+            "params": Provide(provide_params),
+            "rt": Provide(provide_runtime, sync_to_thread=False),
+            "user": Provide(provide_user),
+        },
+        exception_handlers={Exception: error_response},
+        lifespan=[lifespan],
+        middleware=[access_log_middleware],
+        logging_config=None,
+        openapi_config=None,
+        request_max_body_size=settings.max_file_upload_size_mib * 1024 * 1024 + 65536,
+    )

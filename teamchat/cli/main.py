@@ -1,0 +1,156 @@
+"""The `teamchat` command: global --db, `serve`, and the `admin` group.
+
+`serve` bootstraps an empty database (organization, owner, zuliprc), then runs the app in
+one uvicorn worker: one process, one writer, one in-memory broker.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import os
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+import uvicorn
+
+from teamchat import __version__
+from teamchat.actions import realm as realm_actions
+from teamchat.cli.admin import admin
+from teamchat.cli.common import STATE, console, fail, run_action, zuliprc_text
+from teamchat.config import DEFAULT_DB_PATH, Settings
+from teamchat.lib import wire
+from teamchat.lib.passwords import random_password
+from teamchat.runtime import Runtime
+from teamchat.store import realm as realm_store
+
+app = typer.Typer(
+    help="teamchat: a Zulip-compatible team chat server on one SQLite file.",
+    no_args_is_help=True,
+    pretty_exceptions_enable=False,
+)
+app.add_typer(admin, name="admin")
+
+DEFAULT_ORG_NAME = "teamchat"
+DEFAULT_OWNER_EMAIL = f"owner@{realm_actions.DEFAULT_REALM_HOST}"
+DEFAULT_OWNER_NAME = "Owner"
+
+
+def version_callback(value: bool) -> None:
+    if value:
+        console.print(f"teamchat {__version__}")
+        raise typer.Exit()
+
+
+@app.callback()
+def main_options(
+    db: Annotated[
+        Path, typer.Option(envvar="TEAMCHAT_DB", help="SQLite database file")
+    ] = Path(DEFAULT_DB_PATH),
+    version: Annotated[
+        bool, typer.Option("--version", callback=version_callback, is_eager=True)
+    ] = False,
+) -> None:
+    STATE.db_path = db
+
+
+def site_url(settings: Settings) -> str:
+    if settings.external_url:
+        return settings.external_url.rstrip("/")
+    host = "127.0.0.1" if settings.host in {"0.0.0.0", "::", ""} else settings.host
+    if ":" in host:
+        host = f"[{host}]"
+    return f"http://{host}:{settings.port}"
+
+
+async def bootstrap(rt: Runtime) -> tuple[str, str, str] | None:
+    """On an empty database create the organization and owner; return (email, password, key)."""
+    async with rt.db.read() as conn:
+        if await realm_store.get_realm(conn) is not None:
+            return None
+    password = random_password()
+    owner_email = os.environ.get("TEAMCHAT_OWNER_EMAIL", DEFAULT_OWNER_EMAIL)
+    realm, owner = await realm_actions.check_create_realm(
+        rt,
+        name=os.environ.get("TEAMCHAT_ORG_NAME", DEFAULT_ORG_NAME),
+        owner_email=owner_email,
+        owner_full_name=DEFAULT_OWNER_NAME,
+        owner_password=password,
+    )
+    return wire.api_email(owner, realm.host), password, owner.api_key
+
+
+def write_zuliprc(settings: Settings, email: str, api_key: str) -> Path:
+    path = settings.db_path.resolve().parent / "zuliprc"
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    with os.fdopen(fd, "w") as handle:
+        handle.write(zuliprc_text(email, api_key, site_url(settings)))
+    os.chmod(path, 0o600)  # zulip-terminal refuses a zuliprc others can read
+    return path
+
+
+class TeamchatServer(uvicorn.Server):
+    """uvicorn, plus: on SIGINT/SIGTERM finish every waiting long-poll at once."""
+
+    def handle_exit(self, sig: int, frame: Any) -> None:
+        super().handle_exit(sig, frame)
+        rt = getattr(getattr(self.config.loaded_app, "state", None), "rt", None)
+        loop = self._loop
+        if rt is not None and loop is not None:
+            loop.call_soon_threadsafe(rt.broker.shutdown)
+
+    async def serve(self, sockets: Any = None) -> None:
+        self._loop = asyncio.get_running_loop()
+        await super().serve(sockets)
+
+    _loop: asyncio.AbstractEventLoop | None = None
+
+
+@app.command()
+def serve(
+    host: Annotated[str, typer.Option(help="Address to listen on")] = "127.0.0.1",
+    port: Annotated[int, typer.Option(help="Port to listen on")] = 9991,
+    external_url: Annotated[
+        str | None, typer.Option(envvar="TEAMCHAT_EXTERNAL_URL", help="URL clients use")
+    ] = None,
+) -> None:
+    """Run the server (bootstrapping an organization on an empty database)."""
+    from teamchat.app import create_app
+
+    settings = Settings.from_env(STATE.db_path, host=host, port=port, external_url=external_url)
+    logging.basicConfig(
+        level=settings.log_level.upper(),
+        format="%(asctime)s %(levelname)s %(name)s: %(message)s",
+    )
+    created = run_action(bootstrap, settings)
+    if created is not None:
+        email, password, api_key = created
+        zuliprc = write_zuliprc(settings, email, api_key)
+        console.print("[bold green]Created a new organization[/] in", str(settings.db_path))
+        console.print(f"  owner email:    {email}")
+        console.print(f"  owner password: {password}")
+        console.print(f"  zuliprc:        {zuliprc}")
+        console.print("  (the password is shown only this once)")
+    console.print(f"teamchat {__version__} serving on {site_url(settings)}", soft_wrap=True)
+    config = uvicorn.Config(
+        create_app(settings),
+        host=settings.host,
+        port=settings.port,
+        log_level=settings.log_level,
+        access_log=False,
+        lifespan="on",
+        timeout_graceful_shutdown=5,
+        log_config=None,
+    )
+    TeamchatServer(config).run()
+
+
+def main() -> None:
+    try:
+        app()
+    except KeyboardInterrupt:
+        raise fail("interrupted") from None
+
+
+__all__ = ["app", "main", "run_action"]

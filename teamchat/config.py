@@ -1,0 +1,78 @@
+"""Settings: the one frozen configuration object, built by the CLI from flags and environment.
+
+Every tunable that a user or a test may change lives here, with its unit in the name.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import msgspec
+
+DEFAULT_DB_PATH = "teamchat.db"
+
+
+class RateLimit(msgspec.Struct, frozen=True, kw_only=True):
+    """At most `max_requests` in any window of `window_secs`; 0 requests disables the limit."""
+
+    max_requests: int
+    window_secs: float
+
+    @classmethod
+    def parse(cls, text: str) -> RateLimit:
+        """Parse "N/SECS" (e.g. "200/60"); "0" or "off" disables."""
+        if text.strip().lower() in {"0", "off", "none"}:
+            return cls(max_requests=0, window_secs=1)
+        count, _, secs = text.partition("/")
+        return cls(max_requests=int(count), window_secs=float(secs or 60))
+
+
+class Settings(msgspec.Struct, frozen=True, kw_only=True):
+    db_path: Path
+    host: str = "127.0.0.1"
+    port: int = 9991
+    # The URL clients reach us at; None means "whatever Host the request names".
+    external_url: str | None = None
+    log_level: str = "info"
+    # Event queues (Zulip: heartbeat about every 60 s, queues die after 10 idle minutes).
+    heartbeat_secs: float = 45.0
+    heartbeat_jitter_secs: float = 10.0
+    longpoll_timeout_secs: int = 90
+    queue_idle_timeout_secs: float = 600.0
+    queue_max_idle_timeout_secs: float = 7 * 24 * 3600.0
+    gc_interval_secs: float = 60.0
+    # Rate limits (Zulip's defaults: 200 API requests a minute per user, 5 failed logins per
+    # username in 30 minutes).
+    api_rate_limit: RateLimit = RateLimit(max_requests=200, window_secs=60)
+    auth_rate_limit: RateLimit = RateLimit(max_requests=5, window_secs=1800)
+    invitation_link_validity_minutes: int = 14400
+    max_file_upload_size_mib: int = 25
+    push_service_url: str | None = None
+    reader_connections: int = 4
+
+    @classmethod
+    def from_env(cls, db_path: Path | None = None, **overrides: object) -> Settings:
+        """Build settings from TEAMCHAT_* environment variables, then explicit overrides."""
+        env = os.environ
+        values: dict[str, object] = {
+            "db_path": Path(db_path or env.get("TEAMCHAT_DB", DEFAULT_DB_PATH)),
+        }
+        readers = {
+            "external_url": ("TEAMCHAT_EXTERNAL_URL", str),
+            "log_level": ("TEAMCHAT_LOG_LEVEL", str),
+            "heartbeat_secs": ("TEAMCHAT_HEARTBEAT_SECS", float),
+            "heartbeat_jitter_secs": ("TEAMCHAT_HEARTBEAT_JITTER_SECS", float),
+            "queue_idle_timeout_secs": ("TEAMCHAT_QUEUE_IDLE_TIMEOUT_SECS", float),
+            "gc_interval_secs": ("TEAMCHAT_GC_INTERVAL_SECS", float),
+            "api_rate_limit": ("TEAMCHAT_API_RATE_LIMIT", RateLimit.parse),
+            "auth_rate_limit": ("TEAMCHAT_AUTH_RATE_LIMIT", RateLimit.parse),
+            "invitation_link_validity_minutes": ("TEAMCHAT_INVITATION_LINK_VALIDITY_MINUTES", int),
+            "max_file_upload_size_mib": ("TEAMCHAT_MAX_FILE_UPLOAD_SIZE_MIB", int),
+            "push_service_url": ("TEAMCHAT_PUSH_SERVICE_URL", str),
+        }
+        for field, (var, parse) in readers.items():
+            if env.get(var):
+                values[field] = parse(env[var])
+        values.update({k: v for k, v in overrides.items() if v is not None})
+        return cls(**values)  # type: ignore[arg-type]

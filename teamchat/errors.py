@@ -1,0 +1,162 @@
+"""Zulip's error tree: one class per error `code`, with Zulip's message text and extra fields.
+
+A leaf module: it imports nothing from teamchat. Raise these anywhere below the HTTP layer;
+`app.error_response` turns them into `{"result": "error", "msg", "code", **data}`.
+
+    ZulipError (400 BAD_REQUEST)
+     ├── RequestVariableMissingError   REQUEST_VARIABLE_MISSING, var_name
+     ├── BadEventQueueIdError          BAD_EVENT_QUEUE_ID, queue_id
+     ├── StreamDoesNotExistError       STREAM_DOES_NOT_EXIST, stream
+     ├── UnauthorizedPrincipalError    UNAUTHORIZED_PRINCIPAL
+     │    ├── OrganizationAdministratorRequiredError
+     │    └── OrganizationOwnerRequiredError
+     ├── ReactionDoesNotExistError     REACTION_DOES_NOT_EXIST
+     ├── PushServiceNotConfiguredError PUSH_SERVICE_NOT_CONFIGURED
+     ├── ResourceNotFoundError         404 BAD_REQUEST (unknown route, Zulip's JSON 404)
+     ├── MethodNotAllowedError         405 BAD_REQUEST
+     ├── UnauthorizedError             401 UNAUTHORIZED (+ WWW-Authenticate)
+     │    ├── InvalidAPIKeyError       401 UNAUTHORIZED "Invalid API key"
+     │    ├── UserDeactivatedError     401 USER_DEACTIVATED
+     │    └── AuthenticationFailedError 401 AUTHENTICATION_FAILED
+     ├── ForbiddenError                403 BAD_REQUEST
+     └── RateLimitedError              429 RATE_LIMIT_HIT, retry-after (+ Retry-After)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import ClassVar
+
+
+class ZulipError(Exception):
+    """Reported as {"result": "error", "msg": msg, "code": code, **data} with status http_status."""
+
+    code: ClassVar[str] = "BAD_REQUEST"
+    http_status: ClassVar[int] = 400
+    default_headers: ClassVar[Mapping[str, str]] = {}
+
+    def __init__(self, msg: str, **data: object) -> None:
+        super().__init__(msg)
+        self.msg = msg
+        self.data = data
+
+    @property
+    def headers(self) -> Mapping[str, str]:
+        return self.default_headers
+
+    def envelope(self) -> dict[str, object]:
+        return {"result": "error", "msg": self.msg, "code": self.code, **self.data}
+
+
+class RequestVariableMissingError(ZulipError):
+    code = "REQUEST_VARIABLE_MISSING"
+
+    def __init__(self, var_name: str) -> None:
+        super().__init__(f"Missing '{var_name}' argument", var_name=var_name)
+
+
+class BadEventQueueIdError(ZulipError):
+    code = "BAD_EVENT_QUEUE_ID"
+
+    def __init__(self, queue_id: str) -> None:
+        super().__init__(f"Bad event queue ID: {queue_id}", queue_id=queue_id)
+
+
+class StreamDoesNotExistError(ZulipError):
+    code = "STREAM_DOES_NOT_EXIST"
+
+    def __init__(self, stream: str) -> None:
+        super().__init__(f"Channel '{stream}' does not exist", stream=stream)
+
+
+class StreamIdDoesNotExistError(ZulipError):
+    code = "STREAM_DOES_NOT_EXIST"
+
+    def __init__(self, stream_id: int) -> None:
+        super().__init__(f"Channel with ID '{stream_id}' does not exist", stream_id=stream_id)
+
+
+class UnauthorizedPrincipalError(ZulipError):
+    code = "UNAUTHORIZED_PRINCIPAL"
+
+
+class OrganizationAdministratorRequiredError(UnauthorizedPrincipalError):
+    def __init__(self) -> None:
+        super().__init__("Must be an organization administrator")
+
+
+class OrganizationOwnerRequiredError(UnauthorizedPrincipalError):
+    def __init__(self) -> None:
+        super().__init__("Must be an organization owner")
+
+
+class ReactionDoesNotExistError(ZulipError):
+    code = "REACTION_DOES_NOT_EXIST"
+
+    def __init__(self) -> None:
+        super().__init__("Reaction doesn't exist.")
+
+
+class PushServiceNotConfiguredError(ZulipError):
+    code = "PUSH_SERVICE_NOT_CONFIGURED"
+
+    def __init__(self) -> None:
+        super().__init__("Server is not configured to use push notification service.")
+
+
+class ResourceNotFoundError(ZulipError):
+    http_status = 404
+
+
+class MethodNotAllowedError(ZulipError):
+    http_status = 405
+
+
+class PayloadTooLargeError(ZulipError):
+    http_status = 413
+
+
+class UnauthorizedError(ZulipError):
+    code = "UNAUTHORIZED"
+    http_status = 401
+    # zulip-compat: Zulip answers API 401s with a Basic challenge so curl and browsers prompt.
+    default_headers = {"WWW-Authenticate": 'Basic realm="zulip"'}
+
+    def __init__(self, msg: str = "Not logged in: API authentication or user session required") -> None:
+        super().__init__(msg)
+
+
+class InvalidAPIKeyError(UnauthorizedError):
+    def __init__(self) -> None:
+        super().__init__("Invalid API key")
+
+
+class UserDeactivatedError(UnauthorizedError):
+    code = "USER_DEACTIVATED"
+
+    def __init__(self) -> None:
+        super().__init__("Account is deactivated")
+
+
+class AuthenticationFailedError(UnauthorizedError):
+    code = "AUTHENTICATION_FAILED"
+
+    def __init__(self) -> None:
+        super().__init__("Your username or password is incorrect")
+
+
+class ForbiddenError(ZulipError):
+    http_status = 403
+
+
+class RateLimitedError(ZulipError):
+    code = "RATE_LIMIT_HIT"
+    http_status = 429
+
+    def __init__(self, retry_after_secs: float) -> None:
+        super().__init__("API usage exceeded rate limit", **{"retry-after": retry_after_secs})
+        self.retry_after_secs = retry_after_secs
+
+    @property
+    def headers(self) -> Mapping[str, str]:
+        return {"Retry-After": str(max(1, round(self.retry_after_secs)))}

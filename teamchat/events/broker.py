@@ -1,0 +1,156 @@
+"""EventBroker: the in-memory registry of event queues and the one place events are delivered.
+
+Actions publish after COMMIT (under the writer lock); the broker never awaits in `publish`.
+Long-polls wait here; a GC task drops queues nobody polled for their idle timeout.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import random
+import secrets
+from collections.abc import Callable, Iterable, Mapping
+
+import msgspec
+
+from teamchat.errors import BadEventQueueIdError
+from teamchat.events.queue import ClientCapabilities, EventQueue
+from teamchat.events.types import Event, JsonDict
+
+log = logging.getLogger(__name__)
+
+# Per-user extra fields merged into one recipient's copy (e.g. a message's flags).
+Audience = Iterable[int] | Mapping[int, JsonDict]
+
+
+class EventBroker:
+    def __init__(
+        self,
+        clock: Callable[[], float],
+        *,
+        heartbeat_secs: float = 45.0,
+        heartbeat_jitter_secs: float = 10.0,
+        idle_timeout_secs: float = 600.0,
+        max_idle_timeout_secs: float = 7 * 24 * 3600.0,
+    ) -> None:
+        self.clock = clock
+        self.heartbeat_secs = heartbeat_secs
+        self.heartbeat_jitter_secs = heartbeat_jitter_secs
+        self.idle_timeout_secs = idle_timeout_secs
+        self.max_idle_timeout_secs = max_idle_timeout_secs
+        self.queues: dict[str, EventQueue] = {}
+        self.queues_by_user: dict[int, list[EventQueue]] = {}
+        self._closing = False
+
+    # -- queues -----------------------------------------------------------------------
+    def allocate(
+        self, user_id: int, caps: ClientCapabilities, idle_timeout_secs: float | None = None
+    ) -> EventQueue:
+        """Create a queue for `user_id`; its idle timeout is capped at the server maximum."""
+        timeout = min(idle_timeout_secs or self.idle_timeout_secs, self.max_idle_timeout_secs)
+        queue_id = f"{int(self.clock() * 1000):x}:{secrets.token_hex(8)}"
+        queue = EventQueue(queue_id, user_id, caps, idle_timeout_secs=timeout, now=self.clock())
+        self.queues[queue_id] = queue
+        self.queues_by_user.setdefault(user_id, []).append(queue)
+        return queue
+
+    def access(self, queue_id: str, user_id: int) -> EventQueue:
+        """The queue `queue_id` if it exists and belongs to `user_id`."""
+        queue = self.queues.get(queue_id)
+        if queue is None or queue.user_id != user_id:
+            raise BadEventQueueIdError(queue_id)
+        return queue
+
+    def delete(self, queue: EventQueue) -> None:
+        self.queues.pop(queue.queue_id, None)
+        user_queues = self.queues_by_user.get(queue.user_id, [])
+        if queue in user_queues:
+            user_queues.remove(queue)
+        if not user_queues:
+            self.queues_by_user.pop(queue.user_id, None)
+        queue.wake()
+
+    def drop_user_queues(self, user_id: int) -> None:
+        """Forget every queue of a user (deactivation): their next poll gets BAD_EVENT_QUEUE_ID."""
+        for queue in list(self.queues_by_user.get(user_id, ())):
+            self.delete(queue)
+
+    # -- delivery ---------------------------------------------------------------------
+    def publish(self, event: Event | JsonDict, audience: Audience) -> None:
+        """Append `event` to every live queue of the audience that accepts it. Never awaits."""
+        payload = event if isinstance(event, dict) else msgspec.to_builtins(event)
+        extras = audience if isinstance(audience, Mapping) else None
+        for user_id in audience:
+            queues = self.queues_by_user.get(user_id)
+            if not queues:
+                continue
+            user_payload = payload
+            if extras is not None and extras[user_id]:
+                user_payload = {**payload, **extras[user_id]}
+            for queue in queues:
+                if queue.accepts(user_payload):
+                    queue.push(user_payload)
+
+    async def get_events(
+        self, queue: EventQueue, last_event_id: int | None, *, dont_block: bool
+    ) -> list[JsonDict]:
+        """Acknowledge up to `last_event_id`, then return pending events or long-poll for one."""
+        if last_event_id is not None:
+            queue.prune(last_event_id)
+        queue.last_contact = self.clock()
+        if queue.events or dont_block or self._closing:
+            return queue.contents()
+        if queue.waiter is not None:
+            queue.wake()  # a new request finishes the old one
+        waiter: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        queue.waiter = waiter
+        timeout = self.heartbeat_secs + random.uniform(0, self.heartbeat_jitter_secs)
+        try:
+            await asyncio.wait_for(asyncio.shield(waiter), timeout)
+        except TimeoutError:
+            queue.push({"type": "heartbeat"})
+        finally:
+            if queue.waiter is waiter:
+                queue.waiter = None
+            queue.last_contact = self.clock()
+        return queue.contents()
+
+    # -- lifecycle --------------------------------------------------------------------
+    def collect_garbage(self) -> int:
+        """Drop queues idle past their timeout; return how many were dropped."""
+        now = self.clock()
+        idle = [queue for queue in self.queues.values() if queue.is_idle(now)]
+        for queue in idle:
+            self.delete(queue)
+        return len(idle)
+
+    async def run_gc(self, interval_secs: float) -> None:
+        while True:
+            await asyncio.sleep(interval_secs)
+            dropped = self.collect_garbage()
+            if dropped:
+                log.info("dropped %d idle event queues", dropped)
+
+    def shutdown(self) -> None:
+        """Finish every waiting long-poll at once (server shutdown)."""
+        self._closing = True
+        for queue in self.queues.values():
+            queue.wake()
+
+
+class NullBroker(EventBroker):
+    """A broker with no queues, for CLI processes: their events reach no live client."""
+
+    def __init__(self) -> None:
+        super().__init__(clock=lambda: 0.0)
+
+    def publish(self, event: Event | JsonDict, audience: Audience) -> None:
+        return None
+
+
+async def cancel_task(task: asyncio.Task[None]) -> None:
+    task.cancel()
+    with contextlib.suppress(asyncio.CancelledError):
+        await task

@@ -1,0 +1,119 @@
+"""EventQueue: one client's queue of events, with its filters, shaping and long-poll waiter.
+
+Owns what a client asked for at registration (ClientCapabilities) and applies it to every
+event on the way in (`accepts`) and out (`shape`). Must not touch SQLite or await in `push`.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections import deque
+from collections.abc import Callable
+
+import msgspec
+
+from teamchat.events.types import JsonDict
+
+# Events for legacy clients only (Zulip hides them from `user_settings_object` clients).
+LEGACY_SETTINGS_EVENTS = frozenset({"update_display_settings", "update_global_notifications"})
+
+
+class ClientCapabilities(msgspec.Struct, frozen=True, kw_only=True):
+    """Everything a client declared at POST /register that changes what it receives."""
+
+    event_types: frozenset[str] | None = None
+    narrow: tuple[tuple[str, object, bool], ...] = ()
+    all_public_streams: bool = False
+    apply_markdown: bool = False
+    client_gravatar: bool = False
+    slim_presence: bool = False
+    include_subscribers: bool = False
+    notification_settings_null: bool = False
+    bulk_message_deletion: bool = False
+    user_avatar_url_field_optional: bool = False
+    stream_typing_notifications: bool = False
+    user_settings_object: bool = False
+    include_deactivated_groups: bool = False
+    empty_topic_name: bool = False
+    individual_emoji_changes: bool = False
+    archived_channels: bool = False
+    user_list_incomplete: bool = False
+    client_name: str = ""
+
+    @classmethod
+    def everything(cls) -> ClientCapabilities:
+        """A modern client that wants every event (tests, the mobile app)."""
+        return cls(
+            apply_markdown=True,
+            notification_settings_null=True,
+            bulk_message_deletion=True,
+            user_avatar_url_field_optional=True,
+            stream_typing_notifications=True,
+            user_settings_object=True,
+            include_deactivated_groups=True,
+            empty_topic_name=True,
+            individual_emoji_changes=True,
+        )
+
+
+# Per event type, an optional rule deciding whether a queue takes the event and a function
+# producing this queue's copy of it. Feature modules register theirs in events/shapers.py.
+Accepts = Callable[["EventQueue", JsonDict], bool]
+Shaper = Callable[["EventQueue", JsonDict], JsonDict]
+ACCEPT_RULES: dict[str, Accepts] = {}
+SHAPERS: dict[str, Shaper] = {}
+
+
+class EventQueue:
+    """A client's queue: ids count from 0, `last_event_id` acknowledges and prunes."""
+
+    def __init__(
+        self,
+        queue_id: str,
+        user_id: int,
+        caps: ClientCapabilities,
+        *,
+        idle_timeout_secs: float,
+        now: float,
+    ) -> None:
+        self.queue_id = queue_id
+        self.user_id = user_id
+        self.caps = caps
+        self.idle_timeout_secs = idle_timeout_secs
+        self.last_contact = now
+        self.next_event_id = 0
+        self.events: deque[JsonDict] = deque()
+        self.waiter: asyncio.Future[None] | None = None
+
+    def accepts(self, event: JsonDict) -> bool:
+        event_type = event["type"]
+        assert isinstance(event_type, str)
+        if self.caps.event_types is not None and event_type not in self.caps.event_types:
+            return False
+        if event_type in LEGACY_SETTINGS_EVENTS and self.caps.user_settings_object:
+            return False
+        rule = ACCEPT_RULES.get(event_type)
+        return rule is None or rule(self, event)
+
+    def push(self, event: JsonDict) -> None:
+        """Append this queue's copy of `event` with the next id, and wake the waiter."""
+        shaper = SHAPERS.get(str(event["type"]))
+        shaped = shaper(self, event) if shaper else dict(event)
+        shaped["id"] = self.next_event_id
+        self.next_event_id += 1
+        self.events.append(shaped)
+        self.wake()
+
+    def prune(self, last_event_id: int) -> None:
+        while self.events and int(self.events[0]["id"]) <= last_event_id:  # type: ignore[call-overload]
+            self.events.popleft()
+
+    def contents(self) -> list[JsonDict]:
+        return list(self.events)
+
+    def wake(self) -> None:
+        if self.waiter is not None and not self.waiter.done():
+            self.waiter.set_result(None)
+
+    def is_idle(self, now: float) -> bool:
+        return self.waiter is None and now - self.last_contact > self.idle_timeout_secs

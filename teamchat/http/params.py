@@ -1,0 +1,183 @@
+"""Request parameters: the query string merged with the form body, and Zulip's parsers.
+
+`Params` records every name a handler reads; `success()` lists the rest in
+`ignored_parameters_unsupported`. Parsers have the shape `(name, raw) -> value` and raise
+Zulip's own messages.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any, TypeVar
+
+import msgspec
+from litestar import Request
+from litestar.datastructures import UploadFile
+
+from teamchat.errors import RequestVariableMissingError, ZulipError
+from teamchat.lib.api_types import JsonDict
+
+T = TypeVar("T")
+Parser = Callable[[str, str], T]
+
+_MISSING: Any = object()
+
+
+class Params:
+    """One request's parameters: form body values win over query-string values."""
+
+    def __init__(self, values: dict[str, str], files: dict[str, UploadFile] | None = None) -> None:
+        self.values = values
+        self.files = files or {}
+        self._read: set[str] = set()
+
+    @classmethod
+    async def from_request(cls, request: Request[Any, Any, Any]) -> Params:
+        values: dict[str, str] = dict(request.query_params.items())
+        files: dict[str, UploadFile] = {}
+        content_type = request.headers.get("content-type", "")
+        if content_type.startswith(("application/x-www-form-urlencoded", "multipart/form-data")):
+            form = await request.form()
+            for name, value in form.multi_items():
+                if isinstance(value, UploadFile):
+                    files[name] = value
+                else:
+                    values[name] = str(value)
+        return cls(values, files)
+
+    def has(self, name: str) -> bool:
+        return name in self.values
+
+    def required(self, name: str, parser: Parser[T]) -> T:
+        self._read.add(name)
+        if name not in self.values:
+            raise RequestVariableMissingError(name)
+        return parser(name, self.values[name])
+
+    def optional(self, name: str, parser: Parser[T], default: T) -> T:
+        self._read.add(name)
+        if name not in self.values:
+            return default
+        return parser(name, self.values[name])
+
+    def first_of(self, names: tuple[str, ...], parser: Parser[T], default: T = _MISSING) -> T:
+        """The first of several aliases present (e.g. topic, subject); missing names the first."""
+        for name in names:
+            self._read.add(name)
+        for name in names:
+            if name in self.values:
+                return parser(name, self.values[name])
+        if default is _MISSING:
+            raise RequestVariableMissingError(names[0])
+        return default
+
+    def mark_read(self, *names: str) -> None:
+        self._read.update(names)
+
+    def ignored(self) -> list[str]:
+        return sorted(set(self.values) - self._read)
+
+    def success(self, **data: object) -> JsonDict:
+        """Zulip's success envelope, with ignored_parameters_unsupported when any were."""
+        response: JsonDict = {"result": "success", "msg": "", **data}
+        ignored = self.ignored()
+        if ignored:
+            response["ignored_parameters_unsupported"] = ignored
+        return response
+
+
+# -- parsers -------------------------------------------------------------------------------
+def as_str(name: str, raw: str) -> str:
+    return raw
+
+
+def as_json_str(name: str, raw: str) -> str:
+    """A string that clients may send raw or JSON-encoded ("\"general\"")."""
+    if raw.startswith('"'):
+        try:
+            value = msgspec.json.decode(raw)
+        except msgspec.DecodeError:
+            return raw
+        if isinstance(value, str):
+            return value
+    return raw
+
+
+def as_int(name: str, raw: str) -> int:
+    try:
+        return int(raw.strip())
+    except ValueError:
+        raise ZulipError(f"{name} is not an integer") from None
+
+
+def as_bool(name: str, raw: str) -> bool:
+    # zulip-compat: JSON true/false; Zulip's parser also takes these spellings.
+    value = raw.strip().lower()
+    if value in {"true", "1"}:
+        return True
+    if value in {"false", "0"}:
+        return False
+    raise ZulipError(f"{name} is not a boolean")
+
+
+def as_json(name: str, raw: str) -> object:
+    try:
+        return msgspec.json.decode(raw)
+    except msgspec.DecodeError:
+        raise ZulipError(f'Argument "{name}" is not valid JSON.') from None
+
+
+def as_json_list(name: str, raw: str) -> list[object]:
+    value = as_json(name, raw)
+    if not isinstance(value, list):
+        raise ZulipError(f"{name} is not a list")
+    return value
+
+
+def as_json_dict(name: str, raw: str) -> dict[str, object]:
+    value = as_json(name, raw)
+    if not isinstance(value, dict):
+        raise ZulipError(f"{name} is not a dict")
+    return value
+
+
+def as_int_list(name: str, raw: str) -> list[int]:
+    items = as_json_list(name, raw)
+    for index, item in enumerate(items):
+        if not isinstance(item, int) or isinstance(item, bool):
+            raise ZulipError(f"{name}[{index}] is not an integer")
+    return items  # type: ignore[return-value]
+
+
+def as_str_list(name: str, raw: str) -> list[str]:
+    items = as_json_list(name, raw)
+    for index, item in enumerate(items):
+        if not isinstance(item, str):
+            raise ZulipError(f"{name}[{index}] is not a string")
+    return items  # type: ignore[return-value]
+
+
+def as_optional_str_list(name: str, raw: str) -> list[str] | None:
+    """A JSON list of strings, or JSON null (zulip-js sends `null` for "all")."""
+    if raw.strip() == "null":
+        return None
+    return as_str_list(name, raw)
+
+
+def one_of(*choices: str) -> Parser[str]:
+    def parse(name: str, raw: str) -> str:
+        if raw not in choices:
+            raise ZulipError(f"Invalid {name}")
+        return raw
+
+    return parse
+
+
+def as_int_in(*choices: int) -> Parser[int]:
+    def parse(name: str, raw: str) -> int:
+        value = as_int(name, raw)
+        if value not in choices:
+            raise ZulipError(f"Invalid {name}")
+        return value
+
+    return parse

@@ -1,0 +1,56 @@
+"""Unauthenticated endpoints: GET /server_settings and POST /fetch_api_key."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from litestar import Request
+
+from teamchat.actions import auth, realm
+from teamchat.actions.state import realm_icon_url
+from teamchat.http.params import Params, as_str
+from teamchat.http.routing import get, post
+from teamchat.http.urls import realm_url
+from teamchat.lib.api_types import AuthenticationMethods, JsonDict, ServerSettings, fields_of
+from teamchat.lib.version import FEATURE_LEVEL, MERGE_BASE, ZULIP_VERSION
+from teamchat.runtime import Runtime
+
+
+@get("/server_settings", opt={"public": True})
+async def get_server_settings(request: Request[Any, Any, Any], params: Params, rt: Runtime) -> JsonDict:
+    # zulip-compat: the official client always sends Authorization; it is ignored here.
+    org = await realm.get_realm(rt)
+    url = realm_url(request, rt)
+    settings = ServerSettings(
+        authentication_methods=AuthenticationMethods(
+            password=True, dev=False, email=True, ldap=False, remoteuser=False, github=False,
+            azuread=False, gitlab=False, apple=False, google=False, saml=False,
+            openid_connect=False,
+        ),
+        external_authentication_methods=[],
+        zulip_feature_level=FEATURE_LEVEL,
+        zulip_version=ZULIP_VERSION,
+        zulip_merge_base=MERGE_BASE,
+        service_feature_level=FEATURE_LEVEL,
+        service_version=ZULIP_VERSION,
+        service_merge_base=MERGE_BASE,
+        push_notifications_enabled=rt.settings.push_service_url is not None,
+        is_incompatible=False,
+        email_auth_enabled=True,
+        require_email_format_usernames=True,
+        realm_uri=url,
+        realm_url=url,
+        realm_name=org.name,
+        realm_icon=realm_icon_url(org),
+        realm_description=org.description,
+        realm_web_public_access_enabled=False,
+    )
+    return params.success(**fields_of(settings))
+
+
+@post("/fetch_api_key", opt={"public": True})
+async def fetch_api_key(params: Params, rt: Runtime) -> JsonDict:
+    username = params.required("username", as_str)
+    password = params.required("password", as_str)
+    user = await auth.fetch_api_key(rt, username, password)
+    return params.success(api_key=user.api_key, email=user.delivery_email, user_id=user.id)

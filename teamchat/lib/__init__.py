@@ -1,0 +1,1 @@
+"""Pure helpers: no I/O, no teamchat imports beyond other lib modules."""

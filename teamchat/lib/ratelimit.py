@@ -1,0 +1,42 @@
+"""Sliding-window rate limiting in memory, keyed by any string; the clock is injected."""
+
+from __future__ import annotations
+
+from collections import deque
+from collections.abc import Callable
+
+
+class RateLimiter:
+    """At most `max_requests` per `window_secs` per key; max_requests 0 means unlimited."""
+
+    def __init__(self, max_requests: int, window_secs: float, clock: Callable[[], float]) -> None:
+        self.max_requests = max_requests
+        self.window_secs = window_secs
+        self.clock = clock
+        self._hits: dict[str, deque[float]] = {}
+
+    def _window(self, key: str) -> deque[float]:
+        hits = self._hits.setdefault(key, deque())
+        horizon = self.clock() - self.window_secs
+        while hits and hits[0] <= horizon:
+            hits.popleft()
+        return hits
+
+    def retry_after(self, key: str) -> float | None:
+        """Seconds until `key` may act again, or None if it may act now."""
+        if self.max_requests <= 0:
+            return None
+        hits = self._window(key)
+        if len(hits) < self.max_requests:
+            return None
+        return max(hits[0] + self.window_secs - self.clock(), 0.001)
+
+    def hit(self, key: str) -> None:
+        if self.max_requests > 0:
+            self._window(key).append(self.clock())
+
+    def remaining(self, key: str) -> int:
+        return max(self.max_requests - len(self._window(key)), 0)
+
+    def clear(self, key: str) -> None:
+        self._hits.pop(key, None)

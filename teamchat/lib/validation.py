@@ -1,0 +1,27 @@
+"""Small input checks shared by actions: emails, names."""
+
+from __future__ import annotations
+
+import re
+
+# Django's EmailValidator in spirit: a local part, then a dotted domain or "localhost".
+_EMAIL_RE = re.compile(
+    r"^[A-Za-z0-9!#$%&'*+/=?^_`{|}~.-]+@"
+    r"(localhost|([A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?\.)+[A-Za-z]{2,63})$"
+)
+MAX_NAME_CHARS = 100
+
+
+def is_valid_email(email: str) -> bool:
+    return bool(_EMAIL_RE.match(email)) and len(email) <= 254 and ".." not in email
+
+
+def full_name_problem(full_name: str) -> str | None:
+    """Zulip's checks on a full name, or None if it is fine."""
+    if not full_name.strip():
+        return "Name too short!"
+    if len(full_name) > MAX_NAME_CHARS:
+        return "Name too long!"
+    if any(ch in full_name for ch in "*`\\>\"@") or any(ord(ch) < 32 for ch in full_name):
+        return "Invalid characters in name!"
+    return None

@@ -1,0 +1,85 @@
+"""Versioned schema migrations keyed by `PRAGMA user_version`, applied at start-up.
+
+Step 1 is `schema.sql`; every later change is appended to MIGRATIONS and never edited once
+shipped. Also recognizes files that are not teamchat databases, so we never write to them.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from importlib import resources
+from pathlib import Path
+
+import aiosqlite
+
+# "tcht": marks the SQLite file as ours (PRAGMA application_id).
+APPLICATION_ID = 0x74636874
+
+
+class NotOurDatabaseError(Exception):
+    """The file exists but is not a teamchat database (or is from a newer teamchat)."""
+
+
+def _schema_v1() -> str:
+    return resources.files("teamchat.store").joinpath("schema.sql").read_text(encoding="utf-8")
+
+
+# Each entry moves the schema from version i to i+1.
+MIGRATIONS: list[str] = [_schema_v1()]
+SCHEMA_VERSION = len(MIGRATIONS)
+
+
+def check_application_id(path: Path) -> None:
+    """Raise NotOurDatabaseError unless `path` is absent, empty, or a teamchat database."""
+    if not path.exists() or path.stat().st_size == 0:
+        return
+    try:
+        conn = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
+        try:
+            app_id = conn.execute("PRAGMA application_id").fetchone()[0]
+            version = conn.execute("PRAGMA user_version").fetchone()[0]
+            tables = conn.execute("SELECT count(*) FROM sqlite_master").fetchone()[0]
+        finally:
+            conn.close()
+    except sqlite3.DatabaseError as exc:
+        raise NotOurDatabaseError(f"{path} is not a SQLite database ({exc})") from None
+    if app_id != APPLICATION_ID and (tables or version):
+        raise NotOurDatabaseError(f"{path} is a SQLite database, but not a teamchat one")
+    if version > SCHEMA_VERSION:
+        raise NotOurDatabaseError(
+            f"{path} has schema version {version}; this teamchat knows up to {SCHEMA_VERSION}"
+        )
+
+
+async def migrate(conn: aiosqlite.Connection) -> int:
+    """Apply pending steps in one transaction; return the resulting schema version."""
+    await conn.execute("BEGIN IMMEDIATE")
+    try:
+        async with conn.execute("PRAGMA user_version") as cursor:
+            row = await cursor.fetchone()
+        version = int(row[0]) if row else 0
+        for step in MIGRATIONS[version:]:
+            for statement in _split_statements(step):
+                await conn.execute(statement)
+        await conn.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
+        await conn.execute(f"PRAGMA application_id={APPLICATION_ID}")
+    except BaseException:
+        await conn.execute("ROLLBACK")
+        raise
+    await conn.execute("COMMIT")
+    return SCHEMA_VERSION
+
+
+def _split_statements(script: str) -> list[str]:
+    """Split a script into complete statements (executescript would COMMIT our transaction)."""
+    statements, current = [], ""
+    for line in script.splitlines(keepends=True):
+        if not current and (not line.strip() or line.lstrip().startswith("--")):
+            continue
+        current += line
+        if sqlite3.complete_statement(current):
+            statements.append(current.strip())
+            current = ""
+    if current.strip():
+        statements.append(current.strip())
+    return statements

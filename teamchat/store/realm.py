@@ -1,0 +1,31 @@
+"""Queries on the realm table: the one organization this database holds."""
+
+from __future__ import annotations
+
+import sqlite3
+
+from teamchat.records import RealmRow
+from teamchat.store.db import Conn, Tx
+
+_COLUMNS = "id, string_id, name, description, host, date_created, settings_json"
+
+
+def _row(row: sqlite3.Row) -> RealmRow:
+    return RealmRow(**dict(row))
+
+
+async def get_realm(conn: Conn) -> RealmRow | None:
+    """The organization, or None in a fresh database."""
+    row = await conn.fetchone(f"SELECT {_COLUMNS} FROM realm ORDER BY id LIMIT 1")
+    return _row(row) if row else None
+
+
+async def insert(tx: Tx, *, name: str, description: str, host: str, date_created: int) -> int:
+    return await tx.execute(
+        "INSERT INTO realm (name, description, host, date_created) VALUES (?, ?, ?, ?)",
+        (name, description, host, date_created),
+    )
+
+
+async def update_settings_json(tx: Tx, realm_id: int, settings_json: str) -> None:
+    await tx.execute("UPDATE realm SET settings_json = ? WHERE id = ?", (settings_json, realm_id))

@@ -1,0 +1,109 @@
+"""Queries on the users table (people and bots)."""
+
+from __future__ import annotations
+
+import sqlite3
+
+from teamchat.records import EmailVisibility, Role, UserRow
+from teamchat.store.db import Conn, Tx
+
+_COLUMNS = (
+    "id, delivery_email, full_name, api_key, password_hash, role, is_active, is_bot, bot_type, "
+    "bot_owner_id, date_joined, timezone, avatar_source, avatar_version, "
+    "email_address_visibility, settings_json"
+)
+
+
+def _row(row: sqlite3.Row) -> UserRow:
+    data = dict(row)
+    data["role"] = Role(data["role"])
+    data["email_address_visibility"] = EmailVisibility(data["email_address_visibility"])
+    data["is_active"] = bool(data["is_active"])
+    data["is_bot"] = bool(data["is_bot"])
+    return UserRow(**data)
+
+
+async def get_user_by_id(conn: Conn, user_id: int) -> UserRow | None:
+    row = await conn.fetchone(f"SELECT {_COLUMNS} FROM users WHERE id = ?", (user_id,))
+    return _row(row) if row else None
+
+
+async def get_user_by_delivery_email(conn: Conn, email: str) -> UserRow | None:
+    row = await conn.fetchone(
+        f"SELECT {_COLUMNS} FROM users WHERE delivery_email = ? COLLATE NOCASE", (email,)
+    )
+    return _row(row) if row else None
+
+
+async def list_users(
+    conn: Conn, *, user_ids: list[int] | None = None, is_active: bool | None = None
+) -> list[UserRow]:
+    """Users ordered by id, optionally only `user_ids` and/or only (in)active ones."""
+    clauses, params = [], []
+    if user_ids is not None:
+        clauses.append(f"id IN ({','.join('?' * len(user_ids))})")
+        params.extend(user_ids)
+    if is_active is not None:
+        clauses.append("is_active = ?")
+        params.append(int(is_active))
+    where = f"WHERE {' AND '.join(clauses)}" if clauses else ""
+    rows = await conn.fetchall(f"SELECT {_COLUMNS} FROM users {where} ORDER BY id", tuple(params))
+    return [_row(row) for row in rows]
+
+
+async def list_active_user_ids(conn: Conn) -> list[int]:
+    rows = await conn.fetchall("SELECT id FROM users WHERE is_active = 1 ORDER BY id")
+    return [int(row[0]) for row in rows]
+
+
+async def count_owners(conn: Conn) -> int:
+    row = await conn.fetchone(
+        "SELECT count(*) FROM users WHERE role = ? AND is_active = 1 AND is_bot = 0",
+        (int(Role.OWNER),),
+    )
+    return int(row[0]) if row else 0
+
+
+async def insert(
+    tx: Tx,
+    *,
+    delivery_email: str,
+    full_name: str,
+    api_key: str,
+    password_hash: str | None,
+    role: Role,
+    date_joined: int,
+    is_bot: bool = False,
+    bot_type: int | None = None,
+    bot_owner_id: int | None = None,
+    timezone: str = "",
+    email_address_visibility: EmailVisibility = EmailVisibility.EVERYONE,
+    settings_json: str = "{}",
+) -> int:
+    return await tx.execute(
+        "INSERT INTO users (delivery_email, full_name, api_key, password_hash, role, date_joined,"
+        " is_bot, bot_type, bot_owner_id, timezone, email_address_visibility, settings_json)"
+        " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        (
+            delivery_email,
+            full_name,
+            api_key,
+            password_hash,
+            int(role),
+            date_joined,
+            int(is_bot),
+            bot_type,
+            bot_owner_id,
+            timezone,
+            int(email_address_visibility),
+            settings_json,
+        ),
+    )
+
+
+async def update_password_hash(tx: Tx, user_id: int, password_hash: str) -> None:
+    await tx.execute("UPDATE users SET password_hash = ? WHERE id = ?", (password_hash, user_id))
+
+
+async def update_api_key(tx: Tx, user_id: int, api_key: str) -> None:
+    await tx.execute("UPDATE users SET api_key = ? WHERE id = ?", (api_key, user_id))
