@@ -73,11 +73,11 @@ def _as_zulip_error(exc: Exception) -> ZulipError:
     return error
 
 
-def access_log_middleware(app: ASGIApp) -> ASGIApp:
-    """One info line per request: method, path, status, duration, user."""
+def with_access_log(app: ASGIApp) -> ASGIApp:
+    """Wrap the whole app (unmatched routes too): one info line per request."""
 
     async def middleware(scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] != "http":
+        if scope["type"] != "http":  # type: ignore[comparison-overlap]
             await app(scope, receive, send)
             return
         started = time.perf_counter()
@@ -96,7 +96,7 @@ def access_log_middleware(app: ASGIApp) -> ASGIApp:
                 user_id = scope.get("state", {}).get("user_id", "-")
                 access_log.info(
                     "%s %s %s %.1fms user=%s",
-                    scope["method"],
+                    scope.get("method", ""),
                     scope["path"],
                     status,
                     (time.perf_counter() - started) * 1000,
@@ -136,7 +136,6 @@ def create_app(settings: Settings, rt: Runtime | None = None) -> Litestar:
         },
         exception_handlers={Exception: error_response},
         lifespan=[lifespan],
-        middleware=[access_log_middleware],
         logging_config=None,
         openapi_config=None,
         request_max_body_size=settings.max_file_upload_size_mib * 1024 * 1024 + 65536,

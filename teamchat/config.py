@@ -6,6 +6,7 @@ Every tunable that a user or a test may change lives here, with its unit in the 
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
 from pathlib import Path
 
 import msgspec
@@ -58,7 +59,7 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
         values: dict[str, object] = {
             "db_path": Path(db_path or env.get("TEAMCHAT_DB", DEFAULT_DB_PATH)),
         }
-        readers = {
+        readers: dict[str, tuple[str, Callable[[str], object]]] = {
             "external_url": ("TEAMCHAT_EXTERNAL_URL", str),
             "log_level": ("TEAMCHAT_LOG_LEVEL", str),
             "heartbeat_secs": ("TEAMCHAT_HEARTBEAT_SECS", float),

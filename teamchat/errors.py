@@ -120,9 +120,11 @@ class UnauthorizedError(ZulipError):
     code = "UNAUTHORIZED"
     http_status = 401
     # zulip-compat: Zulip answers API 401s with a Basic challenge so curl and browsers prompt.
-    default_headers = {"WWW-Authenticate": 'Basic realm="zulip"'}
+    default_headers: ClassVar[Mapping[str, str]] = {"WWW-Authenticate": 'Basic realm="zulip"'}
 
-    def __init__(self, msg: str = "Not logged in: API authentication or user session required") -> None:
+    def __init__(
+        self, msg: str = "Not logged in: API authentication or user session required"
+    ) -> None:
         super().__init__(msg)
 
 

@@ -31,7 +31,11 @@ async def get_members(
 
 
 async def get_member(
-    rt: Runtime, viewer: UserRow, *, user_id: int | None = None, email: str | None = None,
+    rt: Runtime,
+    viewer: UserRow,
+    *,
+    user_id: int | None = None,
+    email: str | None = None,
     client_gravatar: bool = False,
 ) -> UserObject:
     """One user by id or email, as `viewer` sees them; 'No such user' otherwise."""

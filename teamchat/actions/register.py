@@ -33,7 +33,12 @@ async def do_register(
                 raise ZulipError("This database has no organization yet.")
             state: JsonDict = {"queue_id": queue.queue_id, "last_event_id": -1}
             ctx = StateContext(
-                rt=rt, conn=conn, realm=realm, user=user, caps=caps, realm_url=realm_url,
+                rt=rt,
+                conn=conn,
+                realm=realm,
+                user=user,
+                caps=caps,
+                realm_url=realm_url,
                 state=state,
             )
             try:

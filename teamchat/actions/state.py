@@ -7,7 +7,6 @@ read through `ctx.conn` and write keys into `ctx.state`.
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
-
 from dataclasses import dataclass
 
 from teamchat import store

@@ -19,7 +19,9 @@ from teamchat.runtime import Runtime
 from teamchat.store.db import Conn, Tx
 
 
-async def access_user_by_id(rt: Runtime, user_id: int, *, allow_deactivated: bool = True) -> UserRow:
+async def access_user_by_id(
+    rt: Runtime, user_id: int, *, allow_deactivated: bool = True
+) -> UserRow:
     async with rt.db.read() as conn:
         user = await store.users.get_user_by_id(conn, user_id)
     if user is None or (not allow_deactivated and not user.is_active):
@@ -117,7 +119,9 @@ async def _publish_user_added(rt: Runtime, tx: Tx, user: UserRow, realm_host: st
                 bot_type=user.bot_type,
             )
         )
-        admins = [viewer.id for viewer in viewers if viewer.is_admin or viewer.id == user.bot_owner_id]
+        admins = [
+            viewer.id for viewer in viewers if viewer.is_admin or viewer.id == user.bot_owner_id
+        ]
         tx.after_commit(lambda: rt.broker.publish(bot_event, admins))
 
 

@@ -50,7 +50,10 @@ def create_realm(
     """Create the organization and its owner in an empty database."""
     realm, owner = run_action(
         lambda rt: realm_actions.check_create_realm(
-            rt, name=name, owner_email=owner_email, owner_full_name=owner_name,
+            rt,
+            name=name,
+            owner_email=owner_email,
+            owner_full_name=owner_name,
             owner_password=owner_password,
         )
     )
@@ -75,11 +78,18 @@ def create_user(
         owner = None
         if bot:
             async with rt.db.read() as conn:
-                owners = [u for u in await user_store.list_users(conn, is_active=True) if u.is_owner]
+                owners = [
+                    u for u in await user_store.list_users(conn, is_active=True) if u.is_owner
+                ]
             owner = owners[0] if owners else None
         return await user_actions.check_create_user(
-            rt, email=email, full_name=full_name, password=None if bot else password,
-            role=parsed_role, bot_type=BotType.GENERIC if bot else None, bot_owner=owner,
+            rt,
+            email=email,
+            full_name=full_name,
+            password=None if bot else password,
+            role=parsed_role,
+            bot_type=BotType.GENERIC if bot else None,
+            bot_owner=owner,
         )
 
     user = run_action(action)
@@ -117,8 +127,14 @@ def list_users(as_json: Annotated[bool, typer.Option("--json", help="Print JSON"
     users = run_action(action)
     if as_json:
         rows = [
-            {"user_id": u.id, "email": u.delivery_email, "full_name": u.full_name,
-             "role": Role(u.role).name.lower(), "is_bot": u.is_bot, "is_active": u.is_active}
+            {
+                "user_id": u.id,
+                "email": u.delivery_email,
+                "full_name": u.full_name,
+                "role": Role(u.role).name.lower(),
+                "is_bot": u.is_bot,
+                "is_active": u.is_active,
+            }
             for u in users
         ]
         sys.stdout.write(json.dumps(rows, indent=2) + "\n")
@@ -126,8 +142,12 @@ def list_users(as_json: Annotated[bool, typer.Option("--json", help="Print JSON"
     table = Table("id", "email", "full name", "role", "bot", "active")
     for u in users:
         table.add_row(
-            str(u.id), u.delivery_email, u.full_name, Role(u.role).name.lower(),
-            "yes" if u.is_bot else "", "yes" if u.is_active else "no",
+            str(u.id),
+            u.delivery_email,
+            u.full_name,
+            Role(u.role).name.lower(),
+            "yes" if u.is_bot else "",
+            "yes" if u.is_active else "no",
         )
     console.print(table)
 

@@ -45,9 +45,9 @@ def version_callback(value: bool) -> None:
 
 @app.callback()
 def main_options(
-    db: Annotated[
-        Path, typer.Option(envvar="TEAMCHAT_DB", help="SQLite database file")
-    ] = Path(DEFAULT_DB_PATH),
+    db: Annotated[Path, typer.Option(envvar="TEAMCHAT_DB", help="SQLite database file")] = Path(
+        DEFAULT_DB_PATH
+    ),
     version: Annotated[
         bool, typer.Option("--version", callback=version_callback, is_eager=True)
     ] = False,
@@ -93,16 +93,22 @@ def write_zuliprc(settings: Settings, email: str, api_key: str) -> Path:
 class TeamchatServer(uvicorn.Server):
     """uvicorn, plus: on SIGINT/SIGTERM finish every waiting long-poll at once."""
 
+    def __init__(self, config: uvicorn.Config, app: Any) -> None:
+        super().__init__(config)
+        self.litestar_app = app
+
     def handle_exit(self, sig: int, frame: Any) -> None:
         super().handle_exit(sig, frame)
-        rt = getattr(getattr(self.config.loaded_app, "state", None), "rt", None)
+        rt = getattr(self.litestar_app.state, "rt", None)
         loop = self._loop
         if rt is not None and loop is not None:
             loop.call_soon_threadsafe(rt.broker.shutdown)
 
-    async def serve(self, sockets: Any = None) -> None:
+    async def _serve(self, sockets: Any = None) -> None:
         self._loop = asyncio.get_running_loop()
-        await super().serve(sockets)
+        await super()._serve(sockets)
+        # A requested shutdown that completed is a clean exit (status 0), not a re-raised signal.
+        self._captured_signals.clear()
 
     _loop: asyncio.AbstractEventLoop | None = None
 
@@ -116,7 +122,7 @@ def serve(
     ] = None,
 ) -> None:
     """Run the server (bootstrapping an organization on an empty database)."""
-    from teamchat.app import create_app
+    from teamchat.app import create_app, with_access_log
 
     settings = Settings.from_env(STATE.db_path, host=host, port=port, external_url=external_url)
     logging.basicConfig(
@@ -133,8 +139,9 @@ def serve(
         console.print(f"  zuliprc:        {zuliprc}")
         console.print("  (the password is shown only this once)")
     console.print(f"teamchat {__version__} serving on {site_url(settings)}", soft_wrap=True)
+    litestar_app = create_app(settings)
     config = uvicorn.Config(
-        create_app(settings),
+        with_access_log(litestar_app),
         host=settings.host,
         port=settings.port,
         log_level=settings.log_level,
@@ -143,7 +150,7 @@ def serve(
         timeout_graceful_shutdown=5,
         log_config=None,
     )
-    TeamchatServer(config).run()
+    TeamchatServer(config, litestar_app).run()
 
 
 def main() -> None:

@@ -57,17 +57,17 @@ def as_idle_timeout(name: str, raw: str) -> float:
     return value
 
 
-def parse_register_params(params: Params, request: Request[Any, Any, Any]) -> tuple[
-    ClientCapabilities, frozenset[str] | None, float | None
-]:
+def parse_register_params(
+    params: Params, request: Request[Any, Any, Any]
+) -> tuple[ClientCapabilities, frozenset[str] | None, float | None]:
     """Read every POST /register parameter (also accepted by GET /events)."""
     event_types = params.first_of(("event_types", "eventTypes"), as_optional_str_list, None)
     fetch_types = params.optional("fetch_event_types", as_optional_str_list, None)
     try:
-        narrow = parse_narrow(params.optional("narrow", as_json, []))
+        narrow = parse_narrow(params.optional("narrow", as_json, None) or [])
     except BadNarrowError as exc:
         raise ZulipError(str(exc)) from None
-    declared = params.optional("client_capabilities", as_json_dict, {})
+    declared = params.optional("client_capabilities", as_json_dict, None) or {}
     caps = ClientCapabilities(
         event_types=frozenset(event_types) if event_types is not None else None,
         narrow=tuple((t.operator, t.operand, t.negated) for t in narrow),
@@ -92,7 +92,11 @@ async def register_queue(
 ) -> JsonDict:
     caps, fetch_types, idle_timeout = parse_register_params(params, request)
     state = await register.do_register(
-        rt, user, caps, fetch_event_types=fetch_types, realm_url=realm_url(request, rt),
+        rt,
+        user,
+        caps,
+        fetch_event_types=fetch_types,
+        realm_url=realm_url(request, rt),
         idle_timeout_secs=idle_timeout,
     )
     return params.success(**state)
@@ -107,9 +111,13 @@ async def get_events(
     last_event_id = params.optional("last_event_id", as_int, None)
     if queue_id is None:
         # SPEC: register parameters may be passed instead of queue_id; a queue is registered.
-        caps, fetch_types, idle_timeout = parse_register_params(params, request)
+        caps, _fetch_types, idle_timeout = parse_register_params(params, request)
         state = await register.do_register(
-            rt, user, caps, fetch_event_types=frozenset(), realm_url=realm_url(request, rt),
+            rt,
+            user,
+            caps,
+            fetch_event_types=frozenset(),
+            realm_url=realm_url(request, rt),
             idle_timeout_secs=idle_timeout,
         )
         queue_id = str(state["queue_id"])

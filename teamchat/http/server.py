@@ -17,14 +17,25 @@ from teamchat.runtime import Runtime
 
 
 @get("/server_settings", opt={"public": True})
-async def get_server_settings(request: Request[Any, Any, Any], params: Params, rt: Runtime) -> JsonDict:
+async def get_server_settings(
+    request: Request[Any, Any, Any], params: Params, rt: Runtime
+) -> JsonDict:
     # zulip-compat: the official client always sends Authorization; it is ignored here.
     org = await realm.get_realm(rt)
     url = realm_url(request, rt)
     settings = ServerSettings(
         authentication_methods=AuthenticationMethods(
-            password=True, dev=False, email=True, ldap=False, remoteuser=False, github=False,
-            azuread=False, gitlab=False, apple=False, google=False, saml=False,
+            password=True,
+            dev=False,
+            email=True,
+            ldap=False,
+            remoteuser=False,
+            github=False,
+            azuread=False,
+            gitlab=False,
+            apple=False,
+            google=False,
+            saml=False,
             openid_connect=False,
         ),
         external_authentication_methods=[],

@@ -15,9 +15,7 @@ async def get_users(params: Params, user: UserRow, rt: Runtime) -> JsonDict:
     client_gravatar = params.optional("client_gravatar", as_bool, True)
     params.optional("include_custom_profile_fields", as_bool, False)
     user_ids = params.optional("user_ids", as_int_list, None)
-    members = await people.get_members(
-        rt, user, user_ids=user_ids, client_gravatar=client_gravatar
-    )
+    members = await people.get_members(rt, user, user_ids=user_ids, client_gravatar=client_gravatar)
     return params.success(members=members)
 
 

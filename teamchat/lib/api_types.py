@@ -26,7 +26,7 @@ class UserObject(Wire, kw_only=True):
     email: str
     delivery_email: str | None
     full_name: str
-    avatar_url: str | None | UnsetType = UNSET
+    avatar_url: str | UnsetType | None = UNSET
     avatar_version: int
     bot_type: int | None
     bot_owner_id: int | UnsetType = UNSET

@@ -34,6 +34,7 @@ def parse_narrow(value: object) -> tuple[NarrowTerm, ...]:
     if not isinstance(value, list):
         raise BadNarrowError("narrow is not a list")
     terms = []
+    operator: object
     for element in value:
         if isinstance(element, list):
             if len(element) != 2 or not isinstance(element[0], str):
@@ -49,6 +50,7 @@ def parse_narrow(value: object) -> tuple[NarrowTerm, ...]:
                 raise BadNarrowError("Invalid narrow operator: negated is not a boolean")
         else:
             raise BadNarrowError("narrow element is not a list or dict")
+        assert isinstance(operator, str)
         if operator.startswith("-"):
             operator, negated = operator[1:], not negated
         operator = OPERATOR_ALIASES.get(operator, operator)

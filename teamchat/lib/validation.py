@@ -22,6 +22,6 @@ def full_name_problem(full_name: str) -> str | None:
         return "Name too short!"
     if len(full_name) > MAX_NAME_CHARS:
         return "Name too long!"
-    if any(ch in full_name for ch in "*`\\>\"@") or any(ord(ch) < 32 for ch in full_name):
+    if any(ch in full_name for ch in '*`\\>"@') or any(ord(ch) < 32 for ch in full_name):
         return "Invalid characters in name!"
     return None

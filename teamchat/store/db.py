@@ -48,12 +48,11 @@ class Conn:
 
     async def fetchone(self, sql: str, params: tuple[object, ...] = ()) -> sqlite3.Row | None:
         async with self.conn.execute(sql, params) as cursor:
-            return await cursor.fetchone()  # type: ignore[no-any-return]
+            return await cursor.fetchone()
 
     async def fetchall(self, sql: str, params: tuple[object, ...] = ()) -> list[sqlite3.Row]:
         async with self.conn.execute(sql, params) as cursor:
             return list(await cursor.fetchall())
-
 
 
 class Tx(Conn):

@@ -1,0 +1,75 @@
+"""Shared fixtures: a real `teamchat serve` per session, API clients, user factories."""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+import pytest
+
+from tests.support.api import Api, assert_success
+from tests.support.server import ServerProcess
+
+_counter = itertools.count(1)
+TEST_PASSWORD = "correct-horse-battery"
+
+
+@pytest.fixture(scope="session")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
+    proc = ServerProcess(tmp_path_factory.mktemp("server")).start()
+    yield proc
+    proc.stop()
+
+
+@pytest.fixture(scope="session")
+def owner(server: ServerProcess) -> Iterator[Api]:
+    api = Api(server.url, server.owner_email, server.owner_key)
+    yield api
+    api.close()
+
+
+def unique_email(prefix: str = "user") -> str:
+    return f"{prefix}{next(_counter)}@example.com"
+
+
+@pytest.fixture(scope="session")
+def make_user(server: ServerProcess, owner: Api) -> Iterator[Callable[..., Api]]:
+    """Create a member through POST /users and return an Api logged in as them."""
+    clients: list[Api] = []
+
+    def factory(full_name: str = "Test User", email: str | None = None) -> Api:
+        email = email or unique_email()
+        assert_success(
+            owner.post("/users", email=email, password=TEST_PASSWORD, full_name=full_name)
+        )
+        anonymous = Api(server.url)
+        body = assert_success(
+            anonymous.post("/fetch_api_key", username=email, password=TEST_PASSWORD)
+        )
+        anonymous.close()
+        api = Api(server.url, email, body["api_key"])
+        api.user_id = body["user_id"]  # type: ignore[attr-defined]
+        clients.append(api)
+        return api
+
+    yield factory
+    for api in clients:
+        api.close()
+
+
+@pytest.fixture
+def start_server(tmp_path: Path) -> Iterator[Callable[..., ServerProcess]]:
+    """Start extra servers with their own environment; all are stopped after the test."""
+    started: list[ServerProcess] = []
+
+    def factory(env: dict[str, str] | None = None, directory: Path | None = None) -> ServerProcess:
+        directory = directory or tmp_path / f"srv{len(started)}"
+        directory.mkdir(exist_ok=True)
+        proc = ServerProcess(directory, env).start()
+        started.append(proc)
+        return proc
+
+    yield factory
+    for proc in started:
+        proc.stop()

@@ -1,0 +1,110 @@
+"""The broker in-process with a fake clock: delivery, acknowledgement, heartbeats, GC."""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+
+from teamchat.errors import BadEventQueueIdError
+from teamchat.events.broker import EventBroker
+from teamchat.events.queue import ClientCapabilities
+
+
+class FakeClock:
+    def __init__(self) -> None:
+        self.now = 1000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def make_broker(clock: FakeClock, heartbeat_secs: float = 0.05) -> EventBroker:
+    return EventBroker(
+        clock, heartbeat_secs=heartbeat_secs, heartbeat_jitter_secs=0, idle_timeout_secs=600
+    )
+
+
+async def test_publish_reaches_only_the_audience_and_ids_count_from_zero() -> None:
+    broker = make_broker(FakeClock())
+    mine = broker.allocate(1, ClientCapabilities())
+    theirs = broker.allocate(2, ClientCapabilities())
+    broker.publish({"type": "custom", "n": 1}, [1])
+    broker.publish({"type": "custom", "n": 2}, [1])
+    assert [(e["id"], e["n"]) for e in mine.contents()] == [(0, 1), (1, 2)]
+    assert theirs.contents() == []
+
+
+async def test_per_user_extras_are_merged_into_each_copy() -> None:
+    broker = make_broker(FakeClock())
+    a, b = broker.allocate(1, ClientCapabilities()), broker.allocate(2, ClientCapabilities())
+    broker.publish({"type": "message", "flags": []}, {1: {"flags": ["read"]}, 2: {}})
+    assert a.contents()[0]["flags"] == ["read"] and b.contents()[0]["flags"] == []
+
+
+async def test_event_types_filter() -> None:
+    broker = make_broker(FakeClock())
+    queue = broker.allocate(1, ClientCapabilities(event_types=frozenset({"message"})))
+    broker.publish({"type": "realm_user"}, [1])
+    broker.publish({"type": "message"}, [1])
+    assert [e["type"] for e in queue.contents()] == ["message"]
+
+
+async def test_legacy_settings_events_skip_user_settings_object_clients() -> None:
+    broker = make_broker(FakeClock())
+    modern = broker.allocate(1, ClientCapabilities(user_settings_object=True))
+    legacy = broker.allocate(1, ClientCapabilities())
+    broker.publish({"type": "update_display_settings"}, [1])
+    assert modern.contents() == [] and len(legacy.contents()) == 1
+
+
+async def test_acknowledged_events_are_pruned() -> None:
+    broker = make_broker(FakeClock())
+    queue = broker.allocate(1, ClientCapabilities())
+    for n in range(3):
+        broker.publish({"type": "custom", "n": n}, [1])
+    events = await broker.get_events(queue, 1, dont_block=True)
+    assert [e["id"] for e in events] == [2]
+
+
+async def test_idle_wait_ends_with_a_heartbeat() -> None:
+    broker = make_broker(FakeClock())
+    queue = broker.allocate(1, ClientCapabilities())
+    events = await broker.get_events(queue, -1, dont_block=False)
+    assert events == [{"type": "heartbeat", "id": 0}]
+
+
+async def test_a_new_poll_finishes_the_old_one() -> None:
+    broker = make_broker(FakeClock(), heartbeat_secs=30)
+    queue = broker.allocate(1, ClientCapabilities())
+    first = asyncio.create_task(broker.get_events(queue, -1, dont_block=False))
+    await asyncio.sleep(0.01)
+    second = asyncio.create_task(broker.get_events(queue, -1, dont_block=False))
+    assert await asyncio.wait_for(first, 1) == []
+    broker.publish({"type": "custom"}, [1])
+    assert len(await asyncio.wait_for(second, 1)) == 1
+
+
+async def test_gc_drops_idle_queues_but_not_waiting_ones() -> None:
+    clock = FakeClock()
+    broker = make_broker(clock, heartbeat_secs=30)
+    idle = broker.allocate(1, ClientCapabilities())
+    waiting = broker.allocate(2, ClientCapabilities())
+    long_lived = broker.allocate(3, ClientCapabilities(), idle_timeout_secs=3600)
+    poll = asyncio.create_task(broker.get_events(waiting, -1, dont_block=False))
+    await asyncio.sleep(0.01)
+    clock.now += 601
+    assert broker.collect_garbage() == 1
+    with pytest.raises(BadEventQueueIdError):
+        broker.access(idle.queue_id, 1)
+    assert broker.access(waiting.queue_id, 2) is waiting
+    assert broker.access(long_lived.queue_id, 3) is long_lived
+    broker.shutdown()
+    assert await asyncio.wait_for(poll, 1) == []
+
+
+async def test_access_checks_the_owner() -> None:
+    broker = make_broker(FakeClock())
+    queue = broker.allocate(1, ClientCapabilities())
+    with pytest.raises(BadEventQueueIdError):
+        broker.access(queue.queue_id, 2)

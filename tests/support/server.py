@@ -1,0 +1,133 @@
+"""Start a real `teamchat serve` process on a free loopback port, for end-to-end tests."""
+
+from __future__ import annotations
+
+import configparser
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import httpx
+
+# Fast heartbeats and no API rate limit, unless a test asks otherwise.
+TEST_ENV = {
+    "TEAMCHAT_HEARTBEAT_SECS": "2",
+    "TEAMCHAT_HEARTBEAT_JITTER_SECS": "0",
+    "TEAMCHAT_API_RATE_LIMIT": "0",
+    "TEAMCHAT_LOG_LEVEL": "info",
+}
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+def cli(
+    db: Path,
+    *args: str,
+    env: dict[str, str] | None = None,
+    check: bool = True,
+    input_text: str | None = None,
+) -> subprocess.CompletedProcess[str]:
+    """Run `teamchat --db DB ARGS...` and return the finished process."""
+    result = subprocess.run(
+        [sys.executable, "-m", "teamchat", "--db", str(db), *args],
+        capture_output=True,
+        text=True,
+        env={**os.environ, **(env or {})},
+        timeout=60,
+        input=input_text,
+        stdin=None if input_text is not None else subprocess.DEVNULL,
+    )
+    if check and result.returncode != 0:
+        raise AssertionError(f"teamchat {' '.join(args)} failed:\n{result.stdout}\n{result.stderr}")
+    return result
+
+
+class ServerProcess:
+    """One `teamchat serve` on 127.0.0.1; `owner_email`/`owner_key` come from its zuliprc."""
+
+    def __init__(self, directory: Path, env: dict[str, str] | None = None) -> None:
+        self.directory = directory
+        self.db = directory / "teamchat.db"
+        self.env = {**os.environ, **TEST_ENV, **(env or {})}
+        self.port = 0
+        self.process: subprocess.Popen[str] | None = None
+        self.log_path = directory / "server.log"
+        self.first_output = ""
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    def start(self, timeout_secs: float = 30.0) -> ServerProcess:
+        self.port = free_port()
+        self._log_file = self.log_path.open("a")
+        self.process = subprocess.Popen(
+            [
+                sys.executable,
+                "-m",
+                "teamchat",
+                "--db",
+                str(self.db),
+                "serve",
+                "--port",
+                str(self.port),
+            ],
+            stdout=self._log_file,
+            stderr=subprocess.STDOUT,
+            stdin=subprocess.DEVNULL,
+            env=self.env,
+            text=True,
+            cwd=self.directory,
+        )
+        deadline = time.monotonic() + timeout_secs
+        while time.monotonic() < deadline:
+            if self.process.poll() is not None:
+                raise AssertionError(f"server exited early:\n{self.log()}")
+            try:
+                if httpx.get(f"{self.url}/api/v1/server_settings", timeout=1).status_code == 200:
+                    break
+            except httpx.HTTPError:
+                pass
+            time.sleep(0.05)
+        else:
+            raise AssertionError(f"server did not start:\n{self.log()}")
+        if not self.first_output:
+            self.first_output = self.log()
+        return self
+
+    def log(self) -> str:
+        return self.log_path.read_text() if self.log_path.exists() else ""
+
+    def zuliprc(self) -> dict[str, str]:
+        parser = configparser.ConfigParser()
+        parser.read(self.directory / "zuliprc")
+        return dict(parser["api"])
+
+    @property
+    def owner_email(self) -> str:
+        return self.zuliprc()["email"]
+
+    @property
+    def owner_key(self) -> str:
+        return self.zuliprc()["key"]
+
+    def stop(self, sig: int = signal.SIGTERM, timeout_secs: float = 15.0) -> int:
+        assert self.process is not None
+        if self.process.poll() is None:
+            self.process.send_signal(sig)
+            try:
+                self.process.wait(timeout_secs)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait()
+                raise AssertionError(f"server ignored signal {sig}:\n{self.log()}") from None
+        self._log_file.close()
+        return int(self.process.returncode)
