@@ -17,6 +17,7 @@ from litestar.di import Provide
 from litestar.exceptions import HTTPException
 from litestar.types import ASGIApp, Message, Receive, Scope, Send
 
+from teamchat import http
 from teamchat.config import Settings
 from teamchat.errors import (
     MethodNotAllowedError,
@@ -25,7 +26,6 @@ from teamchat.errors import (
     ZulipError,
 )
 from teamchat.events.broker import cancel_task
-from teamchat.http import events, server, users
 from teamchat.http.auth import provide_runtime, provide_user
 from teamchat.http.params import Params
 from teamchat.runtime import Runtime
@@ -33,17 +33,7 @@ from teamchat.runtime import Runtime
 log = logging.getLogger("teamchat")
 access_log = logging.getLogger("teamchat.access")
 
-API_HANDLERS: list[Any] = [
-    server.get_server_settings,
-    server.fetch_api_key,
-    events.register_queue,
-    events.get_events,
-    events.delete_events,
-    users.get_users,
-    users.get_own_user,
-    users.get_user,
-    users.create_user,
-]
+API_HANDLERS: list[Any] = http.api_handlers()
 
 
 def error_response(request: Request[Any, Any, Any], exc: Exception) -> Response[Any]:
@@ -128,7 +118,7 @@ def create_app(settings: Settings, rt: Runtime | None = None) -> Litestar:
 
     api = Router(path="/api/v1", route_handlers=API_HANDLERS)
     return Litestar(
-        route_handlers=[api],
+        route_handlers=[api, *http.root_handlers()],
         dependencies={
             "params": Provide(provide_params),
             "rt": Provide(provide_runtime, sync_to_thread=False),

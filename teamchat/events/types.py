@@ -93,3 +93,18 @@ register_event_types(
     RealmBotUpdateEvent,
     RealmBotRemoveEvent,
 )
+
+
+def _load_area_types() -> None:
+    """Import every `types_<area>.py` beside this module so EVENT_TYPES is complete."""
+    import importlib
+    import pkgutil
+
+    from teamchat import events
+
+    for info in pkgutil.iter_modules(events.__path__):
+        if info.name.startswith("types_"):
+            importlib.import_module(f"teamchat.events.{info.name}")
+
+
+_load_area_types()

@@ -1,7 +1,8 @@
 """Versioned schema migrations keyed by `PRAGMA user_version`, applied at start-up.
 
-Step 1 is `schema.sql`; every later change is appended to MIGRATIONS and never edited once
-shipped. Also recognizes files that are not teamchat databases, so we never write to them.
+Step 1 is `schema.sql`; every later change is a numbered file `steps/NNNN_name.sql`
+(applied in order, never edited once shipped). Also recognizes files that are not teamchat
+databases, so we never write to them.
 """
 
 from __future__ import annotations
@@ -24,8 +25,17 @@ def _schema_v1() -> str:
     return resources.files("teamchat.store").joinpath("schema.sql").read_text(encoding="utf-8")
 
 
+def _steps() -> list[str]:
+    folder = resources.files("teamchat.store").joinpath("steps")
+    files = sorted(f for f in folder.iterdir() if f.name.endswith(".sql"))
+    for number, step in enumerate(files, start=2):
+        if not step.name.startswith(f"{number:04d}_"):
+            raise RuntimeError(f"migration {step.name} is out of sequence (expected {number:04d}_)")
+    return [step.read_text(encoding="utf-8") for step in files]
+
+
 # Each entry moves the schema from version i to i+1.
-MIGRATIONS: list[str] = [_schema_v1()]
+MIGRATIONS: list[str] = [_schema_v1(), *_steps()]
 SCHEMA_VERSION = len(MIGRATIONS)
 
 
