@@ -27,7 +27,7 @@ def _schema_v1() -> str:
 
 def _steps() -> list[str]:
     folder = resources.files("teamchat.store").joinpath("steps")
-    files = sorted(f for f in folder.iterdir() if f.name.endswith(".sql"))
+    files = sorted((f for f in folder.iterdir() if f.name.endswith(".sql")), key=lambda f: f.name)
     for number, step in enumerate(files, start=2):
         if not step.name.startswith(f"{number:04d}_"):
             raise RuntimeError(f"migration {step.name} is out of sequence (expected {number:04d}_)")
