@@ -4,16 +4,11 @@ from __future__ import annotations
 
 from teamchat import store
 from teamchat.actions.users import find_user_by_email
-from teamchat.errors import OrganizationAdministratorRequiredError, ZulipError
+from teamchat.errors import ZulipError
 from teamchat.lib import wire
 from teamchat.lib.api_types import UserObject
 from teamchat.records import UserRow
 from teamchat.runtime import Runtime
-
-
-def require_realm_admin(user: UserRow) -> None:
-    if not user.is_admin:
-        raise OrganizationAdministratorRequiredError()
 
 
 async def get_members(

@@ -6,10 +6,12 @@ import asyncio
 
 from teamchat import store
 from teamchat.errors import ZulipError
+from teamchat.lib import system_groups
 from teamchat.lib.passwords import hash_password, password_problem, random_api_key
 from teamchat.lib.validation import full_name_problem, is_valid_email
 from teamchat.records import RealmRow, Role, UserRow
 from teamchat.runtime import Runtime
+from teamchat.store.db import Tx
 
 DEFAULT_REALM_HOST = "teamchat.local"
 
@@ -56,6 +58,7 @@ async def do_create_realm(
         if await store.realm.get_realm(tx) is not None:
             raise ZulipError("This database already holds an organization.")
         await store.realm.insert(tx, name=name, description="", host=host, date_created=rt.now())
+        await create_system_groups(tx, rt.now())
         owner_id = await store.users.insert(
             tx,
             delivery_email=owner_email,
@@ -69,6 +72,16 @@ async def do_create_realm(
         owner = await store.users.get_user_by_id(tx, owner_id)
     assert realm is not None and owner is not None
     return realm, owner
+
+
+async def create_system_groups(tx: Tx, now: int) -> None:
+    """Zulip's role-based system groups, each with its direct subgroups."""
+    ids: dict[str, int] = {}
+    for name, (description, _, subgroups) in system_groups.SYSTEM_GROUPS.items():
+        ids[name] = await store.groups.insert_group(
+            tx, name=name, description=description, is_system_group=True, date_created=now
+        )
+        await store.groups.insert_subgroups(tx, ids[name], [ids[sub] for sub in subgroups])
 
 
 async def get_realm(rt: Runtime) -> RealmRow:

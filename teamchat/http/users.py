@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from teamchat.actions import people, users
+from teamchat.actions import people, permissions, users
 from teamchat.http.params import Params, as_bool, as_int_list, as_str
 from teamchat.http.routing import get, post
 from teamchat.lib.api_types import JsonDict, fields_of
@@ -42,7 +42,7 @@ async def get_user(user_id_or_email: str, params: Params, user: UserRow, rt: Run
 
 @post("/users")
 async def create_user(params: Params, user: UserRow, rt: Runtime) -> JsonDict:
-    people.require_realm_admin(user)
+    permissions.require_realm_admin(user)
     email = params.required("email", as_str)
     password = params.required("password", as_str)
     full_name = params.required("full_name", as_str)

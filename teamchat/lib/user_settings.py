@@ -1,0 +1,164 @@
+"""Personal settings: Zulip's names, defaults and allowed values (a pure data module).
+
+A user's row stores the settings JSON copied from the realm defaults when they joined
+(`RealmUserDefault` in Zulip); later changes to the defaults do not touch existing users.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+import msgspec
+
+
+class UserSettings(msgspec.Struct, kw_only=True, frozen=True):
+    twenty_four_hour_time: bool = False
+    web_mark_read_on_scroll_policy: int = 1
+    web_channel_default_view: int = 1
+    starred_message_counts: bool = True
+    receives_typing_notifications: bool = True
+    web_suggest_update_timezone: bool = True
+    fluid_layout_width: bool = False
+    high_contrast_mode: bool = False
+    web_font_size_px: int = 16
+    web_line_height_percent: int = 140
+    color_scheme: int = 1
+    translate_emoticons: bool = False
+    display_emoji_reaction_users: bool = True
+    default_language: str = "en"
+    web_home_view: str = "inbox"
+    web_escape_navigates_to_home_view: bool = True
+    left_side_userlist: bool = False
+    emojiset: str = "google"
+    demote_inactive_streams: int = 1
+    user_list_style: int = 2
+    web_animate_image_previews: str = "on_hover"
+    web_stream_unreads_count_display_policy: int = 2
+    hide_ai_features: bool = False
+    web_inbox_show_channel_folders: bool = True
+    web_left_sidebar_show_channel_folders: bool = True
+    web_left_sidebar_unreads_count_summary: bool = True
+    enter_sends: bool = False
+    enable_drafts_synchronization: bool = True
+    enable_stream_desktop_notifications: bool = False
+    enable_stream_email_notifications: bool = False
+    enable_stream_push_notifications: bool = False
+    enable_stream_audible_notifications: bool = False
+    notification_sound: str = "zulip"
+    enable_desktop_notifications: bool = True
+    enable_sounds: bool = True
+    enable_followed_topic_desktop_notifications: bool = True
+    enable_followed_topic_email_notifications: bool = True
+    enable_followed_topic_push_notifications: bool = True
+    enable_followed_topic_audible_notifications: bool = True
+    email_notifications_batching_period_seconds: int = 120
+    enable_offline_email_notifications: bool = True
+    enable_offline_push_notifications: bool = True
+    enable_online_push_notifications: bool = True
+    enable_digest_emails: bool = True
+    enable_marketing_emails: bool = True
+    enable_login_emails: bool = True
+    message_content_in_email_notifications: bool = True
+    pm_content_in_desktop_notifications: bool = True
+    wildcard_mentions_notify: bool = True
+    enable_followed_topic_wildcard_mentions_notify: bool = True
+    desktop_icon_count_display: int = 1
+    realm_name_in_email_notifications_policy: int = 1
+    automatically_follow_topics_policy: int = 3
+    automatically_unmute_topics_in_muted_streams_policy: int = 2
+    automatically_follow_topics_where_mentioned: bool = True
+    resolved_topic_notice_auto_read_policy: str = "except_followed"
+    presence_enabled: bool = True
+    send_private_typing_notifications: bool = True
+    send_stream_typing_notifications: bool = True
+    send_read_receipts: bool = True
+    allow_private_data_export: bool = False
+    email_address_visibility: int = 1
+    web_navigate_to_sent_message: bool = True
+
+
+# Policy values shared by the automatic follow/unmute settings.
+FOLLOW_POLICY_VALUES = frozenset({1, 2, 3, 4})
+AUTOMATICALLY_CHANGE_VISIBILITY_POLICY_ON_PARTICIPATION = 1
+AUTOMATICALLY_CHANGE_VISIBILITY_POLICY_ON_SEND = 2
+AUTOMATICALLY_CHANGE_VISIBILITY_POLICY_ON_INITIATION = 3
+AUTOMATICALLY_CHANGE_VISIBILITY_POLICY_NEVER = 4
+
+# Allowed values for settings that are not free-form (SPEC: Update realm-level defaults).
+CHOICES: Mapping[str, frozenset[object]] = {
+    "web_mark_read_on_scroll_policy": frozenset({1, 2, 3}),
+    "web_channel_default_view": frozenset({1, 2, 3, 4}),
+    "color_scheme": frozenset({1, 2, 3}),
+    "demote_inactive_streams": frozenset({1, 2, 3}),
+    "user_list_style": frozenset({1, 2, 3}),
+    "web_stream_unreads_count_display_policy": frozenset({1, 2, 3}),
+    "desktop_icon_count_display": frozenset({1, 2, 3, 4}),
+    "realm_name_in_email_notifications_policy": frozenset({1, 2, 3}),
+    "automatically_follow_topics_policy": FOLLOW_POLICY_VALUES,
+    "automatically_unmute_topics_in_muted_streams_policy": FOLLOW_POLICY_VALUES,
+    "email_address_visibility": frozenset({1, 2, 3, 4, 5}),
+    "web_home_view": frozenset({"recent", "inbox", "all_messages"}),
+    "web_animate_image_previews": frozenset({"always", "on_hover", "never"}),
+    "resolved_topic_notice_auto_read_policy": frozenset({"always", "except_followed", "never"}),
+    "emojiset": frozenset({"google", "twitter", "text", "google-blob"}),
+}
+EMOJISET_CHOICES = [
+    {"key": "google", "text": "Google"},
+    {"key": "twitter", "text": "Twitter"},
+    {"key": "text", "text": "Plain text"},
+]
+AVAILABLE_NOTIFICATION_SOUNDS = ["chime-saved", "ding", "zulip", "none"]
+
+# zulip-compat: the settings clients without `user_settings_object` get as legacy events.
+DISPLAY_SETTINGS = frozenset(
+    {
+        "color_scheme",
+        "default_language",
+        "demote_inactive_streams",
+        "emojiset",
+        "enter_sends",
+        "fluid_layout_width",
+        "high_contrast_mode",
+        "left_side_userlist",
+        "starred_message_counts",
+        "translate_emoticons",
+        "twenty_four_hour_time",
+        "user_list_style",
+        "web_home_view",
+        "web_mark_read_on_scroll_policy",
+        "web_escape_navigates_to_home_view",
+        "web_font_size_px",
+        "web_line_height_percent",
+        "display_emoji_reaction_users",
+        "web_stream_unreads_count_display_policy",
+        "web_channel_default_view",
+        "timezone",
+    }
+)
+NOTIFICATION_SETTINGS = frozenset(
+    name
+    for name in UserSettings.__struct_fields__
+    if name != "enable_drafts_synchronization"
+    and name.startswith(
+        (
+            "enable_",
+            "notification_",
+            "pm_content",
+            "message_content",
+            "wildcard_mentions",
+            "desktop_icon",
+            "realm_name_in",
+            "email_notifications_batching",
+            "presence_enabled",
+        )
+    )
+)
+
+
+def load(settings_json: str | bytes) -> UserSettings:
+    """A user's settings: their stored values over the defaults (unknown keys ignored)."""
+    return msgspec.json.decode(settings_json or b"{}", type=UserSettings)
+
+
+def dump(settings: UserSettings) -> str:
+    return msgspec.json.encode(settings).decode()

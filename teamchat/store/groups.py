@@ -1,0 +1,75 @@
+"""Queries on user groups: system groups (members derived from roles) and named groups."""
+
+from __future__ import annotations
+
+from teamchat.lib import system_groups as sg
+from teamchat.lib.realm_settings import GroupSettingValue
+from teamchat.records import UserRow
+from teamchat.store.db import Conn, Tx
+
+_REACHABLE = """
+WITH RECURSIVE reach(id) AS (
+    SELECT value FROM json_each(?)
+    UNION
+    SELECT s.subgroup_id FROM user_group_subgroup s JOIN reach ON s.group_id = reach.id
+)
+"""
+
+
+async def insert_group(
+    tx: Tx,
+    *,
+    name: str,
+    description: str,
+    is_system_group: bool,
+    date_created: int,
+    creator_id: int | None = None,
+    settings_json: str = "{}",
+) -> int:
+    return await tx.execute(
+        "INSERT INTO user_group (name, description, is_system_group, date_created, creator_id,"
+        " settings_json) VALUES (?, ?, ?, ?, ?, ?)",
+        (name, description, int(is_system_group), date_created, creator_id, settings_json),
+    )
+
+
+async def insert_subgroups(tx: Tx, group_id: int, subgroup_ids: list[int]) -> None:
+    await tx.executemany(
+        "INSERT OR IGNORE INTO user_group_subgroup (group_id, subgroup_id) VALUES (?, ?)",
+        [(group_id, subgroup_id) for subgroup_id in subgroup_ids],
+    )
+
+
+async def system_group_ids(conn: Conn) -> dict[str, int]:
+    """System group name -> id."""
+    rows = await conn.fetchall("SELECT name, id FROM user_group WHERE is_system_group = 1")
+    return {str(row[0]): int(row[1]) for row in rows}
+
+
+async def is_user_in_groups(conn: Conn, user: UserRow, group_ids: list[int]) -> bool:
+    """Whether active `user` belongs to any of `group_ids`, directly or through subgroups."""
+    if not user.is_active or not group_ids:
+        return False
+    role_groups = sg.direct_group_for_role(user.role)
+    placeholders = ",".join("?" * len(role_groups)) or "NULL"
+    row = await conn.fetchone(
+        _REACHABLE + "SELECT EXISTS (SELECT 1 FROM reach JOIN user_group g ON g.id = reach.id WHERE"
+        " (g.is_system_group = 1 AND g.name IN (" + placeholders + "))"
+        " OR (g.is_system_group = 0 AND g.deactivated = 0 AND EXISTS ("
+        "   SELECT 1 FROM user_group_member m WHERE m.group_id = g.id AND m.user_id = ?)))",
+        (_json_ids(group_ids), *role_groups, user.id),
+    )
+    return bool(row and row[0])
+
+
+async def is_user_in_setting(conn: Conn, user: UserRow, value: GroupSettingValue) -> bool:
+    """Whether `user` satisfies a group-valued setting (a group id or an anonymous group)."""
+    if isinstance(value, int):
+        return await is_user_in_groups(conn, user, [value])
+    if user.is_active and user.id in value.get("direct_members", []):
+        return True
+    return await is_user_in_groups(conn, user, list(value.get("direct_subgroups", [])))
+
+
+def _json_ids(ids: list[int]) -> str:
+    return "[" + ",".join(str(int(i)) for i in ids) + "]"
