@@ -25,18 +25,22 @@ def _schema_v1() -> str:
     return resources.files("teamchat.store").joinpath("schema.sql").read_text(encoding="utf-8")
 
 
-def _steps() -> list[str]:
+def _steps() -> dict[int, str]:
+    """Step number -> SQL: schema.sql is step 1, then steps/NNNN_name.sql by number."""
     folder = resources.files("teamchat.store").joinpath("steps")
-    files = sorted((f for f in folder.iterdir() if f.name.endswith(".sql")), key=lambda f: f.name)
-    for number, step in enumerate(files, start=2):
-        if not step.name.startswith(f"{number:04d}_"):
-            raise RuntimeError(f"migration {step.name} is out of sequence (expected {number:04d}_)")
-    return [step.read_text(encoding="utf-8") for step in files]
+    steps = {1: _schema_v1()}
+    for step in folder.iterdir():
+        if step.name.endswith(".sql"):
+            number = int(step.name.split("_", 1)[0])
+            if number in steps or number < 2:
+                raise RuntimeError(f"migration {step.name} reuses step number {number}")
+            steps[number] = step.read_text(encoding="utf-8")
+    return dict(sorted(steps.items()))
 
 
-# Each entry moves the schema from version i to i+1.
-MIGRATIONS: list[str] = [_schema_v1(), *_steps()]
-SCHEMA_VERSION = len(MIGRATIONS)
+# `PRAGMA user_version` is the number of the last step applied.
+MIGRATIONS: dict[int, str] = _steps()
+SCHEMA_VERSION = max(MIGRATIONS)
 
 
 def check_application_id(path: Path) -> None:
@@ -68,7 +72,9 @@ async def migrate(conn: aiosqlite.Connection) -> int:
         async with conn.execute("PRAGMA user_version") as cursor:
             row = await cursor.fetchone()
         version = int(row[0]) if row else 0
-        for step in MIGRATIONS[version:]:
+        for number, step in MIGRATIONS.items():
+            if number <= version:
+                continue
             for statement in _split_statements(step):
                 await conn.execute(statement)
         await conn.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
