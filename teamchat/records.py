@@ -89,3 +89,13 @@ class UserRow(msgspec.Struct, frozen=True, kw_only=True):
     @property
     def is_guest(self) -> bool:
         return self.role == Role.GUEST
+
+
+class AttachmentRow(msgspec.Struct, frozen=True, kw_only=True):
+    id: int
+    path_id: str
+    file_name: str
+    content_type: str
+    size: int
+    owner_id: int
+    create_time: int
