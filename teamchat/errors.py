@@ -12,6 +12,7 @@ A leaf module: it imports nothing from teamchat. Raise these anywhere below the 
      │    └── OrganizationOwnerRequiredError
      ├── ReactionDoesNotExistError     REACTION_DOES_NOT_EXIST
      ├── PushServiceNotConfiguredError PUSH_SERVICE_NOT_CONFIGURED
+     ├── BadImageError                 BAD_IMAGE (uploaded image of the wrong kind)
      ├── ResourceNotFoundError         404 BAD_REQUEST (unknown route, Zulip's JSON 404)
      ├── MethodNotAllowedError         405 BAD_REQUEST
      ├── UnauthorizedError             401 UNAUTHORIZED (+ WWW-Authenticate)
@@ -162,3 +163,7 @@ class RateLimitedError(ZulipError):
     @property
     def headers(self) -> Mapping[str, str]:
         return {"Retry-After": str(max(1, round(self.retry_after_secs)))}
+
+
+class BadImageError(ZulipError):
+    code = "BAD_IMAGE"

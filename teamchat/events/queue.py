@@ -12,7 +12,7 @@ from collections.abc import Callable
 
 import msgspec
 
-from teamchat.events.types import JsonDict
+from teamchat.lib.api_types import JsonDict
 
 # Events for legacy clients only (Zulip hides them from `user_settings_object` clients).
 LEGACY_SETTINGS_EVENTS = frozenset({"update_display_settings", "update_global_notifications"})
