@@ -171,3 +171,13 @@ class LegacyPushTokenRow(msgspec.Struct, frozen=True, kw_only=True):
     token: str
     ios_app_id: str | None
     date_created: int
+
+
+class AttachmentRow(msgspec.Struct, frozen=True, kw_only=True):
+    id: int
+    path_id: str
+    file_name: str
+    content_type: str
+    size: int
+    owner_id: int
+    create_time: int
