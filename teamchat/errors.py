@@ -11,6 +11,9 @@ A leaf module: it imports nothing from teamchat. Raise these anywhere below the 
      │    ├── OrganizationAdministratorRequiredError
      │    └── OrganizationOwnerRequiredError
      ├── ReactionDoesNotExistError     REACTION_DOES_NOT_EXIST
+     ├── SystemGroupRequiredError      (a setting that only takes system groups)
+     ├── PreviousSettingValueMismatchedError EXPECTATION_MISMATCH
+     ├── CannotDeactivateGroupInUseError CANNOT_DEACTIVATE_GROUP_IN_USE, objections
      ├── PushServiceNotConfiguredError PUSH_SERVICE_NOT_CONFIGURED
      ├── BadImageError                 BAD_IMAGE (uploaded image of the wrong kind)
      ├── ResourceNotFoundError         404 BAD_REQUEST (unknown route, Zulip's JSON 404)
@@ -167,3 +170,22 @@ class RateLimitedError(ZulipError):
 
 class BadImageError(ZulipError):
     code = "BAD_IMAGE"
+
+
+class SystemGroupRequiredError(ZulipError):
+    def __init__(self, setting_name: str) -> None:
+        super().__init__(f"'{setting_name}' must be a system user group.")
+
+
+class PreviousSettingValueMismatchedError(ZulipError):
+    code = "EXPECTATION_MISMATCH"
+
+    def __init__(self) -> None:
+        super().__init__("'old' value does not match the expected value.")
+
+
+class CannotDeactivateGroupInUseError(ZulipError):
+    code = "CANNOT_DEACTIVATE_GROUP_IN_USE"
+
+    def __init__(self, objections: list[dict[str, object]]) -> None:
+        super().__init__("Cannot deactivate user group in use.", objections=objections)

@@ -91,6 +91,88 @@ class UserRow(msgspec.Struct, frozen=True, kw_only=True):
         return self.role == Role.GUEST
 
 
+class UserGroupRow(msgspec.Struct, frozen=True, kw_only=True):
+    id: int
+    name: str
+    description: str
+    is_system_group: bool
+    deactivated: bool
+    date_created: int | None
+    creator_id: int | None
+    # JSON object: the group's own permission settings (group ids or anonymous groups).
+    settings_json: str
+
+
+class ChannelFolderRow(msgspec.Struct, frozen=True, kw_only=True):
+    id: int
+    name: str
+    description: str
+    rendered_description: str
+    order: int
+    date_created: int
+    creator_id: int | None
+    is_archived: bool
+
+
+class LinkifierRow(msgspec.Struct, frozen=True, kw_only=True):
+    id: int
+    pattern: str
+    url_template: str
+    order: int
+
+
+class PlaygroundRow(msgspec.Struct, frozen=True, kw_only=True):
+    id: int
+    name: str
+    pygments_language: str
+    url_template: str
+
+
+class InvitationRow(msgspec.Struct, frozen=True, kw_only=True):
+    id: int
+    # None for a reusable invitation link.
+    email: str | None
+    key: str
+    referred_by: int
+    invited_as: int
+    date_created: int
+    # None: never expires.
+    expiry_date: int | None
+    # 0 active, 1 used (email invitations), 2 revoked.
+    status: int
+    stream_ids: list[int]
+    group_ids: list[int]
+    include_realm_default_subscriptions: bool
+    notify_referrer_on_join: bool
+    welcome_message_custom_text: str | None
+
+    @property
+    def is_multiuse(self) -> bool:
+        return self.email is None
+
+
+class ClientDeviceRow(msgspec.Struct, frozen=True, kw_only=True):
+    id: int
+    user_id: int
+    date_created: int
+    push_key_id: int | None
+    push_key: bytes | None
+    token_kind: str | None
+    token_id: bytes | None
+    bouncer_public_key: str | None
+    encrypted_push_registration: str | None
+    push_updated: int | None
+
+
+class LegacyPushTokenRow(msgspec.Struct, frozen=True, kw_only=True):
+    id: int
+    user_id: int
+    kind: str
+    token: str
+    ios_app_id: str | None
+    date_created: int
+
+
 class AttachmentRow(msgspec.Struct, frozen=True, kw_only=True):
     id: int
     path_id: str

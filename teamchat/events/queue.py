@@ -38,6 +38,7 @@ class ClientCapabilities(msgspec.Struct, frozen=True, kw_only=True):
     individual_emoji_changes: bool = False
     archived_channels: bool = False
     user_list_incomplete: bool = False
+    linkifier_url_template: bool = False
     client_name: str = ""
 
     @classmethod
@@ -53,6 +54,7 @@ class ClientCapabilities(msgspec.Struct, frozen=True, kw_only=True):
             include_deactivated_groups=True,
             empty_topic_name=True,
             individual_emoji_changes=True,
+            linkifier_url_template=True,
         )
 
 
