@@ -185,14 +185,28 @@ async def system_group_events_for_role_change(
         full = sg.is_full_member(role, user.date_joined, now, threshold)
         return set(sg.direct_group_for_role(role, is_full_member=full))
 
-    before, after = groups_of(user.role), groups_of(new_role)
+    return _membership_events(ids, groups_of(user.role), groups_of(new_role), user.id)
+
+
+async def system_group_events_for_new_user(conn: Conn, user: UserRow, now: int) -> list[Event]:
+    """The user_group add_members events for a new account's system groups."""
+    threshold = await store.groups.waiting_period_days(conn)
+    ids = await store.groups.system_group_ids(conn)
+    full = sg.is_full_member(user.role, user.date_joined, now, threshold)
+    after = set(sg.direct_group_for_role(user.role, is_full_member=full))
+    return _membership_events(ids, set(), after, user.id)
+
+
+def _membership_events(
+    ids: Mapping[str, int], before: set[str], after: set[str], user_id: int
+) -> list[Event]:
     events: list[Event] = [
-        UserGroupRemoveMembersEvent(group_id=ids[name], user_ids=[user.id])
+        UserGroupRemoveMembersEvent(group_id=ids[name], user_ids=[user_id])
         for name in sg.SYSTEM_GROUPS
         if name in before - after
     ]
     events += [
-        UserGroupAddMembersEvent(group_id=ids[name], user_ids=[user.id])
+        UserGroupAddMembersEvent(group_id=ids[name], user_ids=[user_id])
         for name in sg.SYSTEM_GROUPS
         if name in after - before
     ]
