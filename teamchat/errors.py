@@ -15,6 +15,7 @@ A leaf module: it imports nothing from teamchat. Raise these anywhere below the 
      ├── PreviousSettingValueMismatchedError EXPECTATION_MISMATCH
      ├── CannotDeactivateGroupInUseError CANNOT_DEACTIVATE_GROUP_IN_USE, objections
      ├── PushServiceNotConfiguredError PUSH_SERVICE_NOT_CONFIGURED
+     ├── BadImageError                 BAD_IMAGE (uploaded image of the wrong kind)
      ├── ResourceNotFoundError         404 BAD_REQUEST (unknown route, Zulip's JSON 404)
      ├── MethodNotAllowedError         405 BAD_REQUEST
      ├── UnauthorizedError             401 UNAUTHORIZED (+ WWW-Authenticate)
@@ -165,6 +166,10 @@ class RateLimitedError(ZulipError):
     @property
     def headers(self) -> Mapping[str, str]:
         return {"Retry-After": str(max(1, round(self.retry_after_secs)))}
+
+
+class BadImageError(ZulipError):
+    code = "BAD_IMAGE"
 
 
 class SystemGroupRequiredError(ZulipError):

@@ -181,3 +181,15 @@ class AttachmentRow(msgspec.Struct, frozen=True, kw_only=True):
     size: int
     owner_id: int
     create_time: int
+
+
+class RealmEmojiRow(msgspec.Struct, frozen=True, kw_only=True):
+    id: int
+    name: str
+    file_name: str
+    content_type: str
+    author_id: int | None
+    date_created: int
+    deactivated: bool
+    # Whether a still (first frame) of an animated image is stored.
+    has_still: bool
