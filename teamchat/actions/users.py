@@ -9,6 +9,7 @@ import asyncio
 import sqlite3
 
 from teamchat import store
+from teamchat.actions.user_groups import publish_system_group_joins
 from teamchat.errors import ZulipError
 from teamchat.events.types import BotObject, RealmBotAddEvent, RealmUserAddEvent
 from teamchat.lib import wire
@@ -96,6 +97,7 @@ async def do_create_user(
         user = await store.users.get_user_by_id(tx, user_id)
         assert user is not None
         await _publish_user_added(rt, tx, user, realm.host)
+        await publish_system_group_joins(rt, tx, user)
     return user
 
 

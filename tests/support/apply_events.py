@@ -154,3 +154,7 @@ def _realm_bot(state: JsonDict, event: JsonDict) -> None:
 @applier("attachment")
 def _attachment(state: JsonDict, event: JsonDict) -> None:
     """Attachments are not part of the register state."""
+
+
+# Areas' appliers register themselves on import.
+from tests.support import apply_org_events  # noqa: E402, F401
