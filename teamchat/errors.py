@@ -189,3 +189,10 @@ class CannotDeactivateGroupInUseError(ZulipError):
 
     def __init__(self, objections: list[dict[str, object]]) -> None:
         super().__init__("Cannot deactivate user group in use.", objections=objections)
+
+
+class ValidationFailureError(ZulipError):
+    """A model validation failure: the first message, and every message by field."""
+
+    def __init__(self, msg: str, errors: dict[str, list[str]]) -> None:
+        super().__init__(msg, errors=errors)

@@ -229,7 +229,9 @@ def test_group_settings_take_system_named_and_anonymous_groups(
         "direct_subgroups": [ids["role:administrators"]],
     }
     events = watcher.events()
-    assert [e["op"] for e in events] == ["update_dict", "update_dict"]
+    # zulip-compat: the derived wildcard_mention_policy follows as a realm/update.
+    assert [e["op"] for e in events] == ["update_dict", "update_dict", "update"]
+    assert events[2]["property"] == "wildcard_mention_policy" and events[2]["value"] == 7
     for event in events:
         check_event_schema(event)
     watcher.check(events, REALM_KEYS)

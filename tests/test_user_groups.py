@@ -273,6 +273,7 @@ def test_members_add_delete_and_self_join(
     joins = watcher.events()  # a new account joins its role's system groups
     assert {(e["op"], tuple(e["user_ids"])) for e in joins} == {("add_members", (gone.user_id,))}  # type: ignore[attr-defined]
     deactivate_user_in_db(server, gone.user_id)  # type: ignore[attr-defined]
+    watcher.events()  # the new user's system group memberships
     assert_error(creator.post(path, add=[gone.user_id]), f"Invalid user ID: {gone.user_id}")  # type: ignore[attr-defined]
     # A failing part rolls back the parts before it.
     assert_error(

@@ -26,7 +26,7 @@ from teamchat.events.types_org import (
 from teamchat.lib import realm_properties as props
 from teamchat.lib import realm_settings
 from teamchat.lib import system_groups as sg
-from teamchat.lib.group_permissions import REALM_PERMISSIONS
+from teamchat.lib.group_permissions import REALM_PERMISSIONS, legacy_policy
 from teamchat.records import RealmRow, UserRow
 from teamchat.runtime import Runtime
 from teamchat.store.db import Tx
@@ -157,11 +157,35 @@ async def _change_groups(
         )
         if new is None:
             continue
+        old_legacy = _legacy_policy(name, current[name], system_ids)
         stored[name] = new
         shown = group_settings.api_value(new, active)
         data[name] = shown
         events.append(RealmUpdateDictEvent(data={name: shown}))
+        new_legacy = _legacy_policy(name, new, system_ids)
+        if new_legacy is not None and new_legacy != old_legacy:
+            events.append(RealmUpdateEvent(property=new_legacy[0], value=new_legacy[1]))
     return events
+
+
+# zulip-compat: enum settings that group settings replaced; clients still read these.
+LEGACY_POLICY_PROPERTIES = {
+    "can_mention_many_users_group": "wildcard_mention_policy",
+    "can_create_public_channel_group": "create_public_stream_policy",
+    "can_create_private_channel_group": "create_private_stream_policy",
+    "can_create_web_public_channel_group": "create_web_public_stream_policy",
+}
+
+
+def _legacy_policy(
+    setting: str, value: object, system_ids: Mapping[str, int]
+) -> tuple[str, int] | None:
+    """(legacy property, value) derived from a group setting, or None if there is none."""
+    if setting not in LEGACY_POLICY_PROPERTIES:
+        return None
+    names = {group_id: name for name, group_id in system_ids.items()}
+    group_name = names.get(value) if isinstance(value, int) else None
+    return LEGACY_POLICY_PROPERTIES[setting], legacy_policy(setting, group_name)
 
 
 async def _full_member_events(tx: Tx, before: list[int], now: int) -> list[Event]:

@@ -27,7 +27,7 @@ from teamchat.lib.realm_settings import GroupSettingValue
 from teamchat.records import Role, UserGroupRow, UserRow
 from teamchat.runtime import Runtime
 from teamchat.store import user_groups as group_store
-from teamchat.store.db import Conn
+from teamchat.store.db import Conn, Tx
 
 
 @dataclass(frozen=True)
@@ -188,15 +188,6 @@ async def system_group_events_for_role_change(
     return _membership_events(ids, groups_of(user.role), groups_of(new_role), user.id)
 
 
-async def system_group_events_for_new_user(conn: Conn, user: UserRow, now: int) -> list[Event]:
-    """The user_group add_members events for a new account's system groups."""
-    threshold = await store.groups.waiting_period_days(conn)
-    ids = await store.groups.system_group_ids(conn)
-    full = sg.is_full_member(user.role, user.date_joined, now, threshold)
-    after = set(sg.direct_group_for_role(user.role, is_full_member=full))
-    return _membership_events(ids, set(), after, user.id)
-
-
 def _membership_events(
     ids: Mapping[str, int], before: set[str], after: set[str], user_id: int
 ) -> list[Event]:
@@ -211,6 +202,24 @@ def _membership_events(
         if name in after - before
     ]
     return events
+
+
+async def publish_system_group_joins(rt: Runtime, tx: Tx, user: UserRow) -> None:
+    """user_group/add_members for the system groups a new user joins, to every active user."""
+    threshold = await store.groups.waiting_period_days(tx)
+    ids = await store.groups.system_group_ids(tx)
+    full = sg.is_full_member(user.role, user.date_joined, rt.now(), threshold)
+    events = [
+        UserGroupAddMembersEvent(group_id=ids[name], user_ids=[user.id])
+        for name in sg.direct_group_for_role(user.role, is_full_member=full)
+    ]
+    audience = await store.users.list_active_user_ids(tx)
+
+    def send() -> None:
+        for event in events:
+            rt.broker.publish(event, audience)
+
+    tx.after_commit(send)
 
 
 @state_fetcher("realm_user_groups")

@@ -9,7 +9,7 @@ import asyncio
 import sqlite3
 
 from teamchat import store
-from teamchat.actions.user_groups import system_group_events_for_new_user
+from teamchat.actions.user_groups import publish_system_group_joins
 from teamchat.errors import ZulipError
 from teamchat.events.types import BotObject, RealmBotAddEvent, RealmUserAddEvent
 from teamchat.lib import wire
@@ -97,6 +97,7 @@ async def do_create_user(
         user = await store.users.get_user_by_id(tx, user_id)
         assert user is not None
         await _publish_user_added(rt, tx, user, realm.host)
+        await publish_system_group_joins(rt, tx, user)
     return user
 
 
@@ -107,15 +108,7 @@ async def _publish_user_added(rt: Runtime, tx: Tx, user: UserRow, realm_host: st
         for viewer in viewers
     }
     event = RealmUserAddEvent(person=wire.user_object(user, viewer=None, realm_host=realm_host))
-    group_events = await system_group_events_for_new_user(tx, user, rt.now())
-    everyone = list(audience)
-
-    def publish() -> None:
-        rt.broker.publish(event, audience)
-        for group_event in group_events:
-            rt.broker.publish(group_event, everyone)
-
-    tx.after_commit(publish)
+    tx.after_commit(lambda: rt.broker.publish(event, audience))
     if user.is_bot and user.bot_type is not None:
         bot_event = RealmBotAddEvent(
             bot=BotObject(

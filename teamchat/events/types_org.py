@@ -123,6 +123,10 @@ class RealmLinkifiersEvent(Event, tag="realm_linkifiers", kw_only=True):
     realm_linkifiers: list[LinkifierObject]
 
 
+class RealmFiltersEvent(Event, tag="realm_filters", kw_only=True):
+    realm_filters: list[list[str | int]]
+
+
 class PlaygroundObject(msgspec.Struct, kw_only=True):
     id: int
     name: str
@@ -156,6 +160,7 @@ register_event_types(
     ChannelFolderUpdateEvent,
     ChannelFolderReorderEvent,
     RealmLinkifiersEvent,
+    RealmFiltersEvent,
     RealmPlaygroundsEvent,
     InvitesChangedEvent,
     DefaultStreamsEvent,
@@ -189,4 +194,6 @@ def _shape_user_group(queue: EventQueue, event: JsonDict) -> JsonDict:
 
 
 ACCEPT_RULES["user_group"] = _accept_user_group
+# zulip-compat: realm_linkifiers events reach only clients that declared linkifier_url_template.
+ACCEPT_RULES["realm_linkifiers"] = lambda queue, event: queue.caps.linkifier_url_template
 SHAPERS["user_group"] = _shape_user_group

@@ -156,50 +156,5 @@ def _attachment(state: JsonDict, event: JsonDict) -> None:
     """Attachments are not part of the register state."""
 
 
-def _find(items: list[JsonDict], key: str, value: object) -> JsonDict:
-    for item in items:
-        if item[key] == value:
-            return item
-    raise AssertionError(f"no item with {key}={value!r}")
-
-
-@applier("user_group")
-def _user_group(state: JsonDict, event: JsonDict) -> None:
-    groups = state.get("realm_user_groups")
-    if groups is None:
-        return
-    op = event["op"]
-    if op == "add":
-        groups.append(event["group"])
-        groups.sort(key=lambda g: g["id"])
-        return
-    if op == "remove":
-        state["realm_user_groups"] = [g for g in groups if g["id"] != event["group_id"]]
-        return
-    group = _find(groups, "id", event["group_id"])
-    if op == "update":
-        group.update(event["data"])
-    elif op in ("add_members", "remove_members"):
-        members = set(group["members"])
-        change = set(event["user_ids"])
-        group["members"] = sorted(members | change if op == "add_members" else members - change)
-    elif op in ("add_subgroups", "remove_subgroups"):
-        subgroups = set(group["direct_subgroup_ids"])
-        change = set(event["direct_subgroup_ids"])
-        group["direct_subgroup_ids"] = sorted(
-            subgroups | change if op == "add_subgroups" else subgroups - change
-        )
-    else:
-        raise AssertionError(f"unknown user_group op {op!r}")
-
-
-@applier("realm")
-def _realm(state: JsonDict, event: JsonDict) -> None:
-    if event["op"] == "update":
-        key = f"realm_{event['property']}"
-        if key in state:
-            state[key] = event["value"]
-    elif event["op"] == "update_dict":
-        for name, value in event["data"].items():
-            if f"realm_{name}" in state:
-                state[f"realm_{name}"] = value
+# Areas' appliers register themselves on import.
+from tests.support import apply_org_events  # noqa: E402, F401

@@ -4,11 +4,11 @@ client-side oracle applying realm/user_group/channel_folder/linkifier/playground
 
 from __future__ import annotations
 
-import copy
 from typing import Any
 
 from tests.conftest import TEST_PASSWORD, unique_email
 from tests.support.api import Api, assert_success
+from tests.support.apply_events import APPLIERS
 from tests.support.server import ServerProcess, cli
 
 JsonDict = dict[str, Any]
@@ -90,53 +90,5 @@ def normalize(value: Any) -> Any:
 
 
 def apply_event(state: JsonDict, event: JsonDict) -> None:
-    """The client side of the events this area sends (Zulip's apply_event)."""
-    kind, op = event["type"], event.get("op")
-    if kind == "realm" and op == "update":
-        state[f"realm_{event['property']}"] = event["value"]
-        if event["property"] == "message_edit_history_visibility_policy":
-            state["realm_allow_edit_history"] = event["value"] != "none"
-    elif kind == "realm" and op == "update_dict":
-        for key, value in event["data"].items():
-            state[f"realm_{key}"] = value
-    elif kind == "user_group":
-        _apply_user_group(state["realm_user_groups"], event)
-    elif kind == "channel_folder":
-        _apply_channel_folder(state["channel_folders"], event)
-    elif kind in ("realm_linkifiers", "realm_playgrounds", "default_streams"):
-        key = kind if kind != "default_streams" else "realm_default_streams"
-        state[key] = copy.deepcopy(event[kind if kind != "default_streams" else "default_streams"])
-
-
-def _apply_user_group(groups: list[JsonDict], event: JsonDict) -> None:
-    op = event["op"]
-    if op == "add":
-        groups.append(copy.deepcopy(event["group"]))
-        return
-    group = next(g for g in groups if g["id"] == event["group_id"])
-    if op == "update":
-        group.update(event["data"])
-    elif op == "add_members":
-        group["members"] = sorted(set(group["members"]) | set(event["user_ids"]))
-    elif op == "remove_members":
-        group["members"] = sorted(set(group["members"]) - set(event["user_ids"]))
-    elif op == "add_subgroups":
-        subgroups = set(group["direct_subgroup_ids"]) | set(event["direct_subgroup_ids"])
-        group["direct_subgroup_ids"] = sorted(subgroups)
-    elif op == "remove_subgroups":
-        subgroups = set(group["direct_subgroup_ids"]) - set(event["direct_subgroup_ids"])
-        group["direct_subgroup_ids"] = sorted(subgroups)
-    elif op == "remove":
-        groups.remove(group)
-
-
-def _apply_channel_folder(folders: list[JsonDict], event: JsonDict) -> None:
-    op = event["op"]
-    if op == "add":
-        folders.append(copy.deepcopy(event["channel_folder"]))
-    elif op == "update":
-        folder = next(f for f in folders if f["id"] == event["channel_folder_id"])
-        folder.update(event["data"])
-    elif op == "reorder":
-        for position, folder_id in enumerate(event["order"]):
-            next(f for f in folders if f["id"] == folder_id)["order"] = position
+    """The client side of an event (the shared oracle's applier for its type)."""
+    APPLIERS[event["type"]](state, event)
