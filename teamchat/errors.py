@@ -12,6 +12,7 @@ A leaf module: it imports nothing from teamchat. Raise these anywhere below the 
      │    └── OrganizationOwnerRequiredError
      ├── ReactionDoesNotExistError     REACTION_DOES_NOT_EXIST
      ├── PushServiceNotConfiguredError PUSH_SERVICE_NOT_CONFIGURED
+     ├── CannotDeactivateLastUserError CANNOT_DEACTIVATE_LAST_USER, is_last_owner, entity
      ├── ResourceNotFoundError         404 BAD_REQUEST (unknown route, Zulip's JSON 404)
      ├── MethodNotAllowedError         405 BAD_REQUEST
      ├── UnauthorizedError             401 UNAUTHORIZED (+ WWW-Authenticate)
@@ -162,3 +163,15 @@ class RateLimitedError(ZulipError):
     @property
     def headers(self) -> Mapping[str, str]:
         return {"Retry-After": str(max(1, round(self.retry_after_secs)))}
+
+
+class CannotDeactivateLastUserError(ZulipError):
+    """DELETE /users/me by the only user or the only owner (Zulip's extra fields)."""
+
+    code = "CANNOT_DEACTIVATE_LAST_USER"
+
+    def __init__(self, *, is_last_owner: bool) -> None:
+        entity = "organization owner" if is_last_owner else "user"
+        super().__init__(
+            f"Cannot deactivate the only {entity}", is_last_owner=is_last_owner, entity=entity
+        )
