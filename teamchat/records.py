@@ -141,3 +141,13 @@ class MutedUserRow(msgspec.Struct, frozen=True, kw_only=True):
     user_id: int
     muted_user_id: int
     date_muted: int
+
+
+class AttachmentRow(msgspec.Struct, frozen=True, kw_only=True):
+    id: int
+    path_id: str
+    file_name: str
+    content_type: str
+    size: int
+    owner_id: int
+    create_time: int

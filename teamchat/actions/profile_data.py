@@ -17,7 +17,7 @@ from teamchat.events.types import RealmUserUpdateEvent
 from teamchat.lib import profile_fields as pf
 from teamchat.lib.api_types import JsonDict
 from teamchat.records import CustomProfileFieldRow, UserRow
-from teamchat.render.profile_value import render_profile_value
+from teamchat.render.markdown import render_plain_markdown
 from teamchat.runtime import Runtime
 from teamchat.store import custom_profile_fields as fields_store
 from teamchat.store.db import Conn, Tx
@@ -86,7 +86,7 @@ async def check_profile_changes(
                 raise ZulipError(problem)
             assert isinstance(value, str)
             stored = value
-        rendered = render_profile_value(stored) if field.field_type in pf.RENDERED_TYPES else None
+        rendered = render_plain_markdown(stored) if field.field_type in pf.RENDERED_TYPES else None
         changes.append(ProfileChange(field, stored, rendered))
     return changes
 

@@ -169,3 +169,11 @@ async def delete_group_memberships(tx: Tx, user_ids: list[int]) -> None:
     await tx.executemany(
         "DELETE FROM user_group_member WHERE user_id = ?", [(user_id,) for user_id in user_ids]
     )
+
+
+async def update_avatar_source(tx: Tx, user_id: int, avatar_source: str) -> None:
+    """Set the avatar source and bump the version that busts client caches."""
+    await tx.execute(
+        "UPDATE users SET avatar_source = ?, avatar_version = avatar_version + 1 WHERE id = ?",
+        (avatar_source, user_id),
+    )

@@ -7,9 +7,8 @@ import sqlite3
 import uuid
 
 from tests.support.api import Api, assert_error
-from tests.support.people import bot_api, events, make_role_user, register
+from tests.support.people import bot_api, events, make_role_user, register, verify
 from tests.support.server import ServerProcess
-from tests.support.state import check_state_after
 
 
 def short() -> str:
@@ -31,9 +30,7 @@ def test_a_member_creates_a_generic_bot_that_can_log_in(  # type: ignore[no-unty
     queues = {api: register(api) for api in (creator, admin, bystander)}
     name = short()
     results: list[dict] = []  # type: ignore[type-arg]
-    check_state_after(
-        admin, lambda: results.append(create_bot(creator, full_name="Helper", short_name=name))
-    )
+    verify(admin, lambda: results.append(create_bot(creator, full_name="Helper", short_name=name)))
     body = results[0]
     assert set(body) >= {"user_id", "api_key", "avatar_url", "default_all_public_streams"}
     assert body["default_sending_stream"] is None
@@ -150,13 +147,11 @@ def test_patch_bot_name_owner_and_services(owner: Api, make_user) -> None:  # ty
         creator, bot_type=3, payload_url="https://old.example.com/hook", full_name="Patchable"
     )
     bot_id = body["user_id"]
-    renamed = check_state_after(
-        admin, lambda: creator.ok("PATCH", f"/bots/{bot_id}", full_name="Patched")
-    )
+    renamed = verify(admin, lambda: creator.ok("PATCH", f"/bots/{bot_id}", full_name="Patched"))
     assert {k: renamed[0][k] for k in ("type", "op")} == {"type": "realm_user", "op": "update"}
     assert renamed[1]["bot"] == {"user_id": bot_id, "full_name": "Patched"}
     queues = {api: register(api) for api in (creator, heir, admin)}
-    result = check_state_after(
+    result = verify(
         admin, lambda: creator.ok("PATCH", f"/bots/{bot_id}", bot_owner_id=heir.user_id)
     )
     assert result[0]["person"] == {"user_id": bot_id, "bot_owner_id": heir.user_id}
@@ -219,7 +214,7 @@ def test_regenerate_bot_api_key(make_user, server: ServerProcess) -> None:  # ty
     host = creator.ok("POST", "/register", fetch_event_types=["realm"])["realm_bot_domain"]
     email = f"{name}-bot@{host}"
     keys: list[dict] = []  # type: ignore[type-arg]
-    sent = check_state_after(
+    sent = verify(
         creator,
         lambda: keys.append(creator.ok("POST", f"/bots/{body['user_id']}/api_key/regenerate")),
     )
@@ -241,7 +236,7 @@ def test_deactivating_bots_and_their_owners(owner: Api, make_user, server: Serve
     body = create_bot(creator, short_name=name)
     host = creator.ok("POST", "/register", fetch_event_types=["realm"])["realm_bot_domain"]
     bot = bot_api(server.url, body, f"{name}-bot@{host}")
-    sent = check_state_after(creator, lambda: creator.ok("DELETE", f"/bots/{body['user_id']}"))
+    sent = verify(creator, lambda: creator.ok("DELETE", f"/bots/{body['user_id']}"))
     assert {(e["type"], e["op"]) for e in sent} == {
         ("realm_user", "update"),
         ("realm_bot", "update"),
@@ -254,7 +249,7 @@ def test_deactivating_bots_and_their_owners(owner: Api, make_user, server: Serve
     assert_error(owner.delete(f"/users/{body['user_id']}"), "No such user")
     # Deactivating the owner deactivates their bots too.
     observer = make_role_user(owner, make_user, 200, "Cascade Admin")
-    sent = check_state_after(observer, lambda: owner.ok("DELETE", f"/users/{creator.user_id}"))
+    sent = verify(observer, lambda: owner.ok("DELETE", f"/users/{creator.user_id}"))
     persons = [e["person"] for e in sent if e["type"] == "realm_user"]
     assert {"user_id": body["user_id"], "is_active": False} in persons
     assert_error(bot.get("/users/me"), "Account is deactivated", "USER_DEACTIVATED", 401)

@@ -8,9 +8,8 @@ import pytest
 
 from tests.conftest import unique_email
 from tests.support.api import Api, assert_error
-from tests.support.people import make_role_user, register
+from tests.support.people import make_role_user, register, verify
 from tests.support.server import ServerProcess
-from tests.support.state import check_state_after
 
 
 @pytest.fixture
@@ -25,7 +24,7 @@ def admin(owner: Api, make_user) -> Api:  # type: ignore[no-untyped-def]
 
 def test_admin_renames_a_user_and_everyone_hears(admin: Api, member: Api, make_user) -> None:  # type: ignore[no-untyped-def]
     observer = make_user(full_name="Observer")
-    sent = check_state_after(
+    sent = verify(
         observer,
         lambda: admin.ok("PATCH", f"/users/{member.user_id}", full_name="  Renamed Member "),  # type: ignore[attr-defined]
     )
@@ -55,7 +54,7 @@ def test_role_changes_send_role_and_follow_the_owner_rules(  # type: ignore[no-u
     owner: Api, admin: Api, member: Api, make_user
 ) -> None:
     observer = make_user(full_name="Role Watcher")
-    sent = check_state_after(
+    sent = verify(
         observer,
         lambda: admin.ok("PATCH", f"/users/{member.user_id}", role=300),  # type: ignore[attr-defined]
     )
@@ -121,7 +120,7 @@ def test_owner_changes_a_users_email(
     member = make_user(full_name="Mover")
     observer = make_user(full_name="Mail Watcher")
     new = unique_email("moved")
-    sent = check_state_after(
+    sent = verify(
         observer,
         lambda: owner.ok("PATCH", f"/users/{member.user_id}", new_email=new),  # type: ignore[attr-defined]
     )
@@ -162,7 +161,7 @@ def test_deactivation_locks_out_drops_queues_and_groups(  # type: ignore[no-unty
             "INSERT INTO user_group_member (group_id, user_id) VALUES (?, ?)",
             (group_id, member.user_id),
         )
-    sent = check_state_after(observer, lambda: admin.ok("DELETE", f"/users/{member.user_id}"))
+    sent = verify(observer, lambda: admin.ok("DELETE", f"/users/{member.user_id}"))
     assert [e["person"] for e in sent] == [{"user_id": member.user_id, "is_active": False}]
     assert_error(member.get("/users/me"), "Account is deactivated", "USER_DEACTIVATED", 401)
     with sqlite3.connect(server.db) as db:
@@ -177,9 +176,7 @@ def test_deactivation_locks_out_drops_queues_and_groups(  # type: ignore[no-unty
     assert_error(admin.delete("/users/999999"), "No such user")
     assert_error(observer.delete(f"/users/{admin.user_id}"), "Insufficient permission")
     # Reactivation restores access (but not the old queue).
-    after = check_state_after(
-        observer, lambda: admin.ok("POST", f"/users/{member.user_id}/reactivate")
-    )
+    after = verify(observer, lambda: admin.ok("POST", f"/users/{member.user_id}/reactivate"))
     assert [e["person"] for e in after] == [{"user_id": member.user_id, "is_active": True}]
     assert member.ok("GET", "/users/me")["is_active"] is True
     assert_error(member.get("/events", queue_id=queue), None, "BAD_EVENT_QUEUE_ID")

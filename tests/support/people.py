@@ -7,6 +7,8 @@ from typing import Any
 
 from tests.conftest import TEST_PASSWORD, unique_email
 from tests.support.api import Api, assert_success
+from tests.support.state import verify_action
+from tests.test_events import check_event_schema
 
 JsonDict = dict[str, Any]
 
@@ -49,3 +51,11 @@ def bot_api(server_url: str, created: JsonDict, email: str) -> Api:
 
 def new_email() -> str:
     return unique_email("person")
+
+
+def verify(api: Api, action: Callable[[], object], **register_params: Any) -> list[JsonDict]:
+    """verify_action, plus every delivered event decoded into our own event Struct."""
+    delivered = verify_action(api, action, **register_params)
+    for event in delivered:
+        check_event_schema(event)
+    return delivered
