@@ -222,10 +222,11 @@ async def publish_email_changes(rt: Runtime, tx: Tx, old: UserRow, new: UserRow)
 
 def avatar_fields(user: UserRow) -> JsonDict:
     """The avatar form of realm_user/update `person` (without user_id)."""
+    url = wire.avatar_url(user, client_gravatar=False, email_visible=True) or ""
     return {
         "avatar_source": user.avatar_source,
-        "avatar_url": wire.avatar_url(user, client_gravatar=False, email_visible=True) or "",
-        "avatar_url_medium": wire.avatar_url_medium(user),
+        "avatar_url": url,
+        "avatar_url_medium": url,
         "avatar_version": user.avatar_version,
     }
 

@@ -101,10 +101,3 @@ def profile_data_by_user(values: Iterable[ProfileValueRow]) -> dict[int, dict[st
             value.rendered_value = row.rendered_value
         result.setdefault(row.user_id, {})[str(row.field_id)] = value
     return result
-
-
-def avatar_url_medium(user: UserRow) -> str:
-    """The larger avatar (`avatar_url_medium`): Gravatar at 500 px, or the medium upload."""
-    if user.avatar_source == "G":
-        return gravatar_url(user.delivery_email, user.avatar_version) + "&s=500"
-    return f"/user_avatars/{user.id}-medium?version={user.avatar_version}"
