@@ -168,3 +168,13 @@ class UserTopicRow(msgspec.Struct, frozen=True, kw_only=True):
     topic_name: str
     visibility_policy: int
     last_updated: int
+
+
+class AttachmentRow(msgspec.Struct, frozen=True, kw_only=True):
+    id: int
+    path_id: str
+    file_name: str
+    content_type: str
+    size: int
+    owner_id: int
+    create_time: int

@@ -13,7 +13,7 @@ import litestar
 Decorator = Callable[[Callable[..., Any]], Any]
 
 
-def get(path: str, **kwargs: Any) -> Decorator:
+def get(path: str | list[str], **kwargs: Any) -> Decorator:
     return litestar.get(path, status_code=200, **kwargs)
 
 

@@ -1,0 +1,1 @@
+"""Zulip-flavoured Markdown rendering: pure functions, no I/O (entry point: markdown.py)."""

@@ -8,9 +8,10 @@ from __future__ import annotations
 
 import asyncio
 import sqlite3
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
 from pathlib import Path
+from typing import TypeVar
 
 import aiosqlite
 
@@ -22,6 +23,7 @@ from teamchat.store.migrations import (
 )
 
 BUSY_TIMEOUT_MS = 5000
+T = TypeVar("T")
 
 
 class Conn:
@@ -125,17 +127,20 @@ class Database:
         Bodies only issue statements on the Tx and register hooks, so a later group-commit
         writer can run many bodies in one transaction, each in its own SAVEPOINT.
         """
-        assert self._writer is not None, "database is not open"
+        writer = self._writer
+        assert writer is not None, "database is not open"
         async with self._write_lock:
-            await self._writer.execute("BEGIN IMMEDIATE")
-            tx = Tx(self._writer)
+            await _begin(writer, "BEGIN IMMEDIATE")
+            tx = Tx(writer)
             try:
                 yield tx
             except BaseException:
-                await self._writer.execute("ROLLBACK")
+                await _complete(writer.execute("ROLLBACK"))
                 raise
-            await self._writer.execute("COMMIT")
-            tx.run_after_commit()
+            try:
+                await _complete(writer.execute("COMMIT"))
+            finally:
+                tx.run_after_commit()  # committed: publish even if the request went away
 
     @asynccontextmanager
     async def writes_paused(self) -> AsyncIterator[None]:
@@ -148,13 +153,41 @@ class Database:
         """A read-only connection in one snapshot (BEGIN ... COMMIT)."""
         conn = await self._readers.get()
         try:
-            await conn.execute("BEGIN")
+            await _begin(conn, "BEGIN")
             try:
                 yield Conn(conn)
             finally:
-                await conn.execute("COMMIT")
+                await _complete(conn.execute("COMMIT"))
         finally:
             self._readers.put_nowait(conn)
+
+
+async def _complete(statement: Awaitable[T]) -> T:
+    """Run a transaction-control statement to the end even if our task is cancelled.
+
+    A cancelled BEGIN/COMMIT still runs on the connection's thread; returning the connection
+    half-way would leave it inside a transaction for its next user.
+    """
+    task = asyncio.ensure_future(statement)
+    try:
+        return await asyncio.shield(task)
+    except asyncio.CancelledError:
+        await task
+        raise
+
+
+async def _begin(conn: aiosqlite.Connection, sql: str) -> None:
+    """Start a transaction, recovering a connection left inside a stale one."""
+    try:
+        await _complete(conn.execute(sql))
+    except sqlite3.OperationalError as exc:
+        if "within a transaction" not in str(exc):
+            raise
+        await _complete(conn.execute("ROLLBACK"))
+        await _complete(conn.execute(sql))
+    except asyncio.CancelledError:
+        await _complete(conn.execute("ROLLBACK"))
+        raise
 
 
 __all__ = ["APPLICATION_ID", "Conn", "Database", "NotOurDatabaseError", "Tx"]

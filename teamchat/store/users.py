@@ -107,3 +107,11 @@ async def update_password_hash(tx: Tx, user_id: int, password_hash: str) -> None
 
 async def update_api_key(tx: Tx, user_id: int, api_key: str) -> None:
     await tx.execute("UPDATE users SET api_key = ? WHERE id = ?", (api_key, user_id))
+
+
+async def update_avatar_source(tx: Tx, user_id: int, avatar_source: str) -> None:
+    """Set the avatar source and bump the version that busts client caches."""
+    await tx.execute(
+        "UPDATE users SET avatar_source = ?, avatar_version = avatar_version + 1 WHERE id = ?",
+        (avatar_source, user_id),
+    )

@@ -1,0 +1,101 @@
+"""Measure the Markdown renderer: render a realistic mix of messages and print messages/second.
+
+Usage: python scripts/bench_render.py [--messages 2000] [--rounds 3]
+The mix: short chat lines, mentions, channel links, emoji, links, linkifiers, lists, quotes,
+code blocks and the odd long message, rendered with a realm of 200 users and 50 channels.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+from teamchat.render.markdown import (  # noqa: E402
+    Linkifier,
+    MentionTarget,
+    RealmEmoji,
+    RenderContext,
+    StreamTarget,
+    render_markdown,
+)
+
+TEMPLATES = [
+    "ok",
+    "sounds good to me :+1:",
+    "Thanks @**{user}**, merged. See #{issue} for the follow-up.",
+    "@**{user}** can you take a look at #**{stream}>deploy {issue}**? :eyes:",
+    "I pushed a fix: https://github.com/example/project/pull/{issue}",
+    "**Heads up:** the build on `main` is broken since {issue} commits ago :fire:",
+    "Standup:\n* done: reviewed {issue}\n* doing: release notes\n* blocked: nothing",
+    "> did we decide on the schema?\n\nyes, see [the doc](https://docs.example.com/schema/{issue})",
+    "```python\ndef handler(request):\n    return {{'status': {issue}}}\n```\nthis is what I meant",
+    "/me is out for lunch :pizza:",
+    "@*backend* please review before Friday, it touches #**{stream}**",
+    "Numbers for this week:\n\n| metric | value |\n|---|---|\n| p50 | {issue} ms |\n| p99 | 2 s |",
+    "lol 😂😂 that is exactly what happened last time :tada: :tada:",
+    "1. check the logs\n2. restart the worker\n3. tell @**{user}**",
+    "```spoiler Answer\nIt was DNS. It is always DNS.\n```",
+    " ".join(["This is a longer message about the migration plan, with some detail."] * 8),
+]
+
+
+def build_context(rng: random.Random) -> RenderContext:
+    """Build a realm-sized context: 200 users, 50 channels, a few emoji and linkifiers."""
+    users = [MentionTarget(user_id, f"User {user_id}") for user_id in range(1, 201)]
+    streams = [StreamTarget(stream_id, f"team {stream_id}") for stream_id in range(1, 51)]
+    return RenderContext(
+        users_by_name={user.full_name.casefold(): [user] for user in users},
+        users_by_id={user.user_id: user for user in users},
+        groups_by_name={"backend": 1, "frontend": 2},
+        streams_by_name={stream.name: stream for stream in streams},
+        realm_emoji={"shipit": RealmEmoji(1, "/user_avatars/1/emoji/images/1.png")},
+        linkifiers=[
+            Linkifier(r"#(?P<id>[0-9]+)", "https://github.com/example/project/issues/{id}"),
+            Linkifier(r"JIRA-(?P<id>[0-9]+)", "https://jira.example.com/browse/JIRA-{id}"),
+        ],
+        alert_words={user.user_id: ["deploy", "outage"] for user in users[:20]},
+        realm_url="https://chat.example.com",
+    )
+
+
+def build_messages(count: int, rng: random.Random) -> list[str]:
+    """Fill the templates with random users, channels and numbers."""
+    return [
+        rng.choice(TEMPLATES).format(
+            user=f"User {rng.randint(1, 200)}",
+            stream=f"team {rng.randint(1, 50)}",
+            issue=rng.randint(1, 9999),
+        )
+        for _ in range(count)
+    ]
+
+
+def main() -> None:
+    """Render the mix a few times and report the best rate."""
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--messages", type=int, default=2000)
+    parser.add_argument("--rounds", type=int, default=3)
+    args = parser.parse_args()
+    rng = random.Random(42)
+    ctx = build_context(rng)
+    messages = build_messages(args.messages, rng)
+    render_markdown("warm up :smile: @**User 1**", ctx)  # builds the emoji tables once
+    best = 0.0
+    for round_number in range(1, args.rounds + 1):
+        start = time.perf_counter()
+        for content in messages:
+            render_markdown(content, ctx)
+        elapsed = time.perf_counter() - start
+        rate = len(messages) / elapsed
+        best = max(best, rate)
+        print(f"round {round_number}: {len(messages)} messages in {elapsed:.2f} s = {rate:.0f}/s")
+    print(f"best: {best:.0f} messages/second")
+
+
+if __name__ == "__main__":
+    main()

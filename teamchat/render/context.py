@@ -1,0 +1,114 @@
+"""What the renderer may know (RenderContext), what it reports (Rendered), and per-call state.
+
+Plain values only: the message action fetches the context from the database (Zulip's DbData)
+and hands it in; nothing here does I/O.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+
+
+@dataclass(frozen=True)
+class MentionTarget:
+    """A user the renderer may mention."""
+
+    user_id: int
+    full_name: str
+
+
+@dataclass(frozen=True)
+class StreamTarget:
+    """A channel the renderer may link to."""
+
+    stream_id: int
+    name: str
+
+
+@dataclass(frozen=True)
+class Linkifier:
+    """A realm linkifier: an RE2 pattern with named groups and an RFC 6570 URL template."""
+
+    pattern: str
+    url_template: str
+
+
+@dataclass(frozen=True)
+class RealmEmoji:
+    """A custom emoji of the realm, keyed by name in RenderContext.realm_emoji."""
+
+    id: int
+    source_url: str
+    deactivated: bool = False
+
+
+@dataclass(frozen=True)
+class RenderContext:
+    """Everything the renderer may know about the realm, fetched by the caller."""
+
+    users_by_name: Mapping[str, list[MentionTarget]]  # key: full_name.casefold()
+    users_by_id: Mapping[int, MentionTarget]
+    groups_by_name: Mapping[str, int]  # user group name -> group id
+    streams_by_name: Mapping[str, StreamTarget]  # key: channel name, exact
+    realm_emoji: Mapping[str, RealmEmoji]
+    linkifiers: Sequence[Linkifier] = ()
+    alert_words: Mapping[int, Sequence[str]] = field(default_factory=dict)
+    realm_url: str = ""  # e.g. "https://chat.example.com", to make own links relative
+
+    @classmethod
+    def empty(cls) -> RenderContext:
+        """Return a context that knows no users, groups, channels or custom emoji."""
+        return cls(
+            users_by_name={}, users_by_id={}, groups_by_name={}, streams_by_name={}, realm_emoji={}
+        )
+
+    # Indexes derived once per context (a context may serve many renders); cached_property
+    # writes the instance __dict__ directly, which a frozen dataclass allows.
+    @functools.cached_property
+    def alert_word_index(self) -> Mapping[str, frozenset[int]]:
+        """Return casefolded alert word -> ids of the users who set it."""
+        index: dict[str, set[int]] = {}
+        for user_id, words in self.alert_words.items():
+            for word in words:
+                if word.strip():
+                    index.setdefault(word.strip().casefold(), set()).add(user_id)
+        return {word: frozenset(user_ids) for word, user_ids in index.items()}
+
+    @functools.cached_property
+    def group_index(self) -> Mapping[str, tuple[str, int]]:
+        """Return casefolded group name -> (group name, group id)."""
+        return {name.casefold(): (name, group_id) for name, group_id in self.groups_by_name.items()}
+
+
+@dataclass(frozen=True)
+class Rendered:
+    """The HTML of one message and the facts the message action needs from it."""
+
+    html: str
+    mentioned_user_ids: frozenset[int]  # @**Name** and @**Name|id**, not silent ones
+    mentioned_group_ids: frozenset[int]  # @*group*, not silent ones
+    stream_wildcard: bool  # @**all**, @**everyone**, @**channel**, @**stream**
+    topic_wildcard: bool  # @**topic**
+    alert_word_user_ids: frozenset[int]
+    has_link: bool
+    has_image: bool
+    has_attachment: bool  # links to /user_uploads/...
+    is_me_message: bool
+    links: tuple[str, ...]
+    attachment_path_ids: tuple[str, ...] = ()  # "2/ab/file.png" of each /user_uploads/ link
+
+
+@dataclass
+class RenderState:
+    """What processors found while rendering one message; owned by a single render call."""
+
+    mentioned_user_ids: set[int] = field(default_factory=set)
+    mentioned_group_ids: set[int] = field(default_factory=set)
+    stream_wildcard: bool = False
+    topic_wildcard: bool = False
+    alert_word_user_ids: set[int] = field(default_factory=set)
+    links: list[str] = field(default_factory=list)
+    has_image: bool = False
+    attachment_path_ids: list[str] = field(default_factory=list)

@@ -1,0 +1,100 @@
+"""Fenced blocks opened by ``` or ~~~: code (with a language), ```quote, ```spoiler Header
+and ```math, handled before block parsing like Zulip's fenced_code preprocessor.
+
+Code becomes stashed HTML; a quote becomes `> ` lines for the blockquote processor; a spoiler
+wraps its header and content, which are still parsed as Markdown, in stashed HTML.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from teamchat.render.code_blocks import code_block_html
+from teamchat.render.md import Preprocessor
+
+FENCE_RE = re.compile(
+    r"^[ ]{0,3}(?P<fence>~{3,}|`{3,})[ ]*(?:\{?\.?(?P<lang>[\w+\-./#]+)\}?)?[ ]*$"
+)
+SPOILER_FENCE_RE = re.compile(
+    r"^[ ]{0,3}(?P<fence>~{3,}|`{3,})[ ]*spoiler(?:[ ]+(?P<header>.*?))?[ ]*$"
+)
+QUOTE_LANGUAGES = frozenset({"quote", "quoted"})
+
+SPOILER_OPEN_HTML = '<div class="spoiler-block"><div class="spoiler-header">'
+SPOILER_MIDDLE_HTML = '</div><div class="spoiler-content" aria-hidden="true">'
+SPOILER_CLOSE_HTML = "</div></div>"
+
+
+@dataclass
+class _Block:
+    fence: str
+    kind: str  # "code", "quote" or "spoiler"
+    lang: str | None = None
+    header: str = ""
+    lines: list[str] = field(default_factory=list)
+
+    @property
+    def is_code(self) -> bool:
+        return self.kind == "code"
+
+
+def _open_block(line: str) -> _Block | None:
+    spoiler = SPOILER_FENCE_RE.match(line)
+    if spoiler:
+        return _Block(spoiler.group("fence"), "spoiler", header=spoiler.group("header") or "")
+    fence = FENCE_RE.match(line)
+    if not fence:
+        return None
+    lang = fence.group("lang")
+    if lang and lang.lower() in QUOTE_LANGUAGES:
+        return _Block(fence.group("fence"), "quote")
+    # Zulip renders ```math with KaTeX; we have no TeX renderer, so math stays a code block
+    # labelled "math" (and inline $$...$$ stays literal text).
+    return _Block(fence.group("fence"), "code", lang=lang)
+
+
+class FencedBlockPreprocessor(Preprocessor):
+    """Replace fenced blocks by stashed HTML or quote lines; unclosed blocks end the message."""
+
+    def run(self, lines: list[str]) -> list[str]:
+        output: list[str] = []
+        stack: list[_Block] = []
+        for line in lines:
+            top = stack[-1] if stack else None
+            if top is not None and line.strip() == top.fence:
+                stack.pop()
+                (stack[-1].lines if stack else output).extend(self._emit(top))
+                continue
+            if top is None or not top.is_code:
+                block = _open_block(line)
+                if block is not None:
+                    stack.append(block)
+                    continue
+            (top.lines if top is not None else output).append(line)
+        while stack:
+            block = stack.pop()
+            (stack[-1].lines if stack else output).extend(self._emit(block))
+        return output
+
+    def _emit(self, block: _Block) -> list[str]:
+        # Blank lines around the result keep it a block of its own, even at the very end.
+        return ["", *self._block_lines(block), "", ""]
+
+    def _block_lines(self, block: _Block) -> list[str]:
+        stash = self.md.htmlStash.store
+        if block.kind == "quote":
+            return [f"> {line}" for line in block.lines]
+        if block.kind == "spoiler":
+            header = ["", block.header] if block.header.strip() else []
+            return [
+                stash(SPOILER_OPEN_HTML),
+                *header,
+                "",
+                stash(SPOILER_MIDDLE_HTML),
+                "",
+                *block.lines,
+                "",
+                stash(SPOILER_CLOSE_HTML),
+            ]
+        return [stash(code_block_html("\n".join(block.lines), block.lang))]

@@ -1,0 +1,272 @@
+"""Zulip-flavoured Markdown to HTML: `render_markdown(content, ctx)`. Pure and synchronous.
+
+Each call builds a fresh python-markdown instance (they are stateful) from the processors in
+PRIORITIES, one module per Zulip syntax, then sanitizes the HTML with an allow-list. It never
+does I/O: the caller fetches the RenderContext (users, groups, channels, emoji, linkifiers).
+Raw HTML in messages is never passed through: there is no html_block preprocessor and no html
+inline pattern, so `<script>` comes out as text.
+"""
+
+from __future__ import annotations
+
+from types import MappingProxyType
+from typing import Final, TypeVar
+
+from teamchat.render import code_blocks, emphasis, linkifiers
+from teamchat.render.alert_words import AlertWordsPreprocessor
+from teamchat.render.blockquote import QuoteProcessor
+from teamchat.render.code_spans import CodeSpanProcessor
+from teamchat.render.context import (
+    Linkifier,
+    MentionTarget,
+    RealmEmoji,
+    RenderContext,
+    Rendered,
+    RenderState,
+    StreamTarget,
+)
+from teamchat.render.emoji import EmojiProcessor, UnicodeEmojiProcessor
+from teamchat.render.fenced_blocks import FencedBlockPreprocessor
+from teamchat.render.headings import HeadingProcessor
+from teamchat.render.link_flags import LinkFlagsTreeprocessor
+from teamchat.render.linkifiers import (
+    BadLinkifierError,
+    BadPlaygroundTemplateError,
+    compile_linkifier,
+    topic_links,
+    validate_playground_template,
+)
+from teamchat.render.links import AutoLinkProcessor, LinkProcessor
+from teamchat.render.lists import (
+    HangingListPreprocessor,
+    TwoSpaceListIndentProcessor,
+    TwoSpaceOListProcessor,
+    TwoSpaceUListProcessor,
+)
+from teamchat.render.md import (
+    ENTITY_RE,
+    LINK_RE,
+    AndSubstitutePostprocessor,
+    BlockParser,
+    BlockProcessor,
+    CodeBlockProcessor,
+    EmptyBlockProcessor,
+    HRProcessor,
+    HtmlInlineProcessor,
+    InlineProcessor,
+    InlineTreeprocessor,
+    Markdown,
+    NormalizeWhitespace,
+    ParagraphProcessor,
+    Postprocessor,
+    Preprocessor,
+    PrettifyTreeprocessor,
+    RawHtmlPostprocessor,
+    Registry,
+    SubstituteTagInlineProcessor,
+    TableProcessor,
+    Treeprocessor,
+    UnescapeTreeprocessor,
+)
+from teamchat.render.mentions import UserGroupMentionProcessor, UserMentionProcessor
+from teamchat.render.sanitize import sanitize_html
+from teamchat.render.stream_links import (
+    StreamLinkProcessor,
+    StreamTopicLinkProcessor,
+    StreamTopicMessageLinkProcessor,
+)
+
+__all__ = [
+    "PRIORITIES",
+    "BadLinkifierError",
+    "BadPlaygroundTemplateError",
+    "Linkifier",
+    "MentionTarget",
+    "RealmEmoji",
+    "RenderContext",
+    "Rendered",
+    "StreamTarget",
+    "compile_linkifier",
+    "render_markdown",
+    "render_plain_markdown",
+    "topic_links",
+    "validate_playground_template",
+]
+
+# Every processor and its priority (higher runs first), by python-markdown stage. The order
+# follows Zulip's ZulipMarkdown.build_parser; linkifiers all share one priority, in realm order.
+PRIORITIES: Final = MappingProxyType(
+    {
+        "preprocessors": {
+            "hanging_lists": 35,
+            "normalize_whitespace": 30,
+            "fenced_blocks": 25,
+            "alert_words": 20,
+        },
+        "blockprocessors": {
+            "empty": 95,
+            "list_indent": 90,
+            "indented_code": 85,
+            "heading": 80,
+            "table": 75,
+            "hr": 70,
+            "olist": 65,
+            "ulist": 60,
+            "quote": 55,
+            "paragraph": 50,
+        },
+        "inlinepatterns": {
+            "code_span": 105,
+            "strong_em": 100,
+            "user_mention": 95,
+            "stream_topic_message_link": 89,
+            "stream_topic_link": 87,
+            "stream_link": 85,
+            "user_group_mention": 65,
+            "link": 60,
+            "autolink": 55,
+            "linkifier": 45,
+            "entity": 40,
+            "strong": 35,
+            "emphasis": 30,
+            "strikethrough": 25,
+            "emoji": 15,
+            "nl2br": 5,
+            "unicode_emoji": 0,
+        },
+        "treeprocessors": {
+            "inline": 25,
+            "prettify": 20,
+            "indented_code": 19,
+            "unescape": 18,
+            "link_flags": 15,
+        },
+        "postprocessors": {"raw_html": 20, "amp_substitute": 15},
+    }
+)
+
+
+_T = TypeVar("_T")
+
+
+def _registry(stage: str, items: dict[str, _T]) -> Registry[_T]:
+    registry: Registry[_T] = Registry()
+    priorities = PRIORITIES[stage]
+    for name, item in items.items():
+        base_name = name.split("/")[0]
+        registry.register(item, name, priorities[base_name])
+    return registry
+
+
+class _ZulipMarkdown(Markdown):
+    """python-markdown wired with Zulip's syntax for one render of one message."""
+
+    def __init__(self, ctx: RenderContext, state: RenderState) -> None:
+        self.ctx = ctx
+        self.state = state
+        super().__init__(output_format="html")
+
+    def build_parser(self) -> Markdown:
+        self.preprocessors = _registry("preprocessors", self._preprocessors())
+        self.parser = BlockParser(self)
+        self.parser.blockprocessors = _registry("blockprocessors", self._blockprocessors())
+        self.inlinePatterns = _registry("inlinepatterns", self._inlinepatterns())
+        self.treeprocessors = _registry("treeprocessors", self._treeprocessors())
+        self.postprocessors = _registry("postprocessors", self._postprocessors())
+        return self
+
+    def _preprocessors(self) -> dict[str, Preprocessor]:
+        return {
+            "hanging_lists": HangingListPreprocessor(self),
+            "normalize_whitespace": NormalizeWhitespace(self),
+            "fenced_blocks": FencedBlockPreprocessor(self),
+            "alert_words": AlertWordsPreprocessor(self, self.ctx, self.state),
+        }
+
+    def _blockprocessors(self) -> dict[str, BlockProcessor]:
+        parser = self.parser
+        return {
+            "empty": EmptyBlockProcessor(parser),
+            "list_indent": TwoSpaceListIndentProcessor(parser),
+            "indented_code": CodeBlockProcessor(parser),
+            "heading": HeadingProcessor(parser),
+            "table": TableProcessor(parser, {"use_align_attribute": False}),
+            "hr": HRProcessor(parser),
+            "olist": TwoSpaceOListProcessor(parser),
+            "ulist": TwoSpaceUListProcessor(parser),
+            "quote": QuoteProcessor(parser),
+            "paragraph": ParagraphProcessor(parser),
+        }
+
+    def _inlinepatterns(self) -> dict[str, InlineProcessor]:
+        ctx, state = self.ctx, self.state
+        patterns: dict[str, InlineProcessor] = {
+            "code_span": CodeSpanProcessor(),
+            "strong_em": emphasis.strong_em(),
+            "user_mention": UserMentionProcessor(ctx, state),
+            "stream_topic_message_link": StreamTopicMessageLinkProcessor(ctx),
+            "stream_topic_link": StreamTopicLinkProcessor(ctx),
+            "stream_link": StreamLinkProcessor(ctx),
+            "user_group_mention": UserGroupMentionProcessor(ctx, state),
+            "link": LinkProcessor(LINK_RE, ctx.realm_url),
+            "autolink": AutoLinkProcessor(ctx.realm_url),
+        }
+        for index, linkifier in enumerate(linkifiers.compiled_linkifiers(ctx.linkifiers)):
+            patterns[f"linkifier/{index}"] = linkifiers.LinkifierProcessor(linkifier, ctx.realm_url)
+        patterns |= {
+            "entity": HtmlInlineProcessor(ENTITY_RE, self),
+            "strong": emphasis.strong(),
+            "emphasis": emphasis.emphasis(),
+            "strikethrough": emphasis.strikethrough(),
+            "emoji": EmojiProcessor(ctx),
+            # zulip-compat: every newline inside a paragraph is a line break (nl2br).
+            "nl2br": SubstituteTagInlineProcessor(r"\n", "br"),
+            "unicode_emoji": UnicodeEmojiProcessor(),
+        }
+        for pattern in patterns.values():
+            pattern.md = self
+        return patterns
+
+    def _treeprocessors(self) -> dict[str, Treeprocessor]:
+        return {
+            "indented_code": code_blocks.IndentedCodeTreeprocessor(self),
+            "inline": InlineTreeprocessor(self),
+            "prettify": PrettifyTreeprocessor(self),
+            "unescape": UnescapeTreeprocessor(self),
+            "link_flags": LinkFlagsTreeprocessor(self, self.ctx, self.state),
+        }
+
+    def _postprocessors(self) -> dict[str, Postprocessor]:
+        return {
+            "raw_html": RawHtmlPostprocessor(self),
+            "amp_substitute": AndSubstitutePostprocessor(),
+        }
+
+
+def render_markdown(content: str, ctx: RenderContext) -> Rendered:
+    """Render a message's Markdown `content` to Zulip's HTML, with what it mentions and links."""
+    state = RenderState()
+    html = sanitize_html(_ZulipMarkdown(ctx, state).convert(content))
+    return Rendered(
+        html=html,
+        mentioned_user_ids=frozenset(state.mentioned_user_ids),
+        mentioned_group_ids=frozenset(state.mentioned_group_ids),
+        stream_wildcard=state.stream_wildcard,
+        topic_wildcard=state.topic_wildcard,
+        alert_word_user_ids=frozenset(state.alert_word_user_ids),
+        has_link=bool(state.links),
+        has_image=state.has_image,
+        has_attachment=bool(state.attachment_path_ids),
+        # zulip-compat: Zulip marks a message as a /me message by its raw content alone.
+        is_me_message=content.startswith("/me "),
+        links=tuple(state.links),
+        attachment_path_ids=tuple(state.attachment_path_ids),
+    )
+
+
+_EMPTY_CONTEXT: Final = RenderContext.empty()
+
+
+def render_plain_markdown(content: str) -> str:
+    """Render Markdown that mentions nobody (descriptions, profile fields) to HTML."""
+    return render_markdown(content, _EMPTY_CONTEXT).html

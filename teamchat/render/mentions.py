@@ -1,0 +1,104 @@
+"""User mentions (`@**Name**`, `@**Name|id**`, `@_**Name**`, wildcards) and group mentions.
+
+Lookups use only the RenderContext; what was mentioned is recorded in the RenderState.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+from xml.etree.ElementTree import Element
+
+from teamchat.render.context import MentionTarget, RenderContext, RenderState
+from teamchat.render.links import BEFORE_ALLOWED_RE
+from teamchat.render.md import AtomicString, CompiledInlineProcessor, MatchResult
+
+MENTIONS_RE = re.compile(BEFORE_ALLOWED_RE + r"@(?P<silent>_?)\*\*(?P<match>[^*]+)\*\*")
+USER_GROUP_MENTIONS_RE = re.compile(BEFORE_ALLOWED_RE + r"@(?P<silent>_?)\*(?P<match>[^*]+)\*")
+_ID_SYNTAX_RE = re.compile(r"(?P<full_name>.+)?\|(?P<user_id>\d+)$")
+
+# zulip-compat: "channel" and "stream" are synonyms; both stand for everyone in the channel.
+STREAM_WILDCARDS = frozenset({"all", "everyone", "stream", "channel"})
+TOPIC_WILDCARDS = frozenset({"topic"})
+
+
+def _find_user(name: str, ctx: RenderContext) -> MentionTarget | None:
+    """Resolve `Full Name` or `Full Name|id` or `|id`; None if unknown or ambiguous."""
+    id_syntax = _ID_SYNTAX_RE.match(name)
+    if id_syntax:
+        user = ctx.users_by_id.get(int(id_syntax.group("user_id")))
+        full_name = id_syntax.group("full_name")
+        # zulip-compat: @**Name|id** must name the user with that id, exactly.
+        if user is not None and full_name and user.full_name != full_name:
+            return None
+        return user
+    candidates = ctx.users_by_name.get(name.casefold(), [])
+    # Several users share this name: only @**Name|id** can tell which one is meant.
+    return candidates[0] if len(candidates) == 1 else None
+
+
+class UserMentionProcessor(CompiledInlineProcessor):
+    """`@**Full Name**` and friends become `<span class="user-mention" data-user-id=...>`."""
+
+    def __init__(self, ctx: RenderContext, state: RenderState) -> None:
+        super().__init__(MENTIONS_RE)
+        self.ctx = ctx
+        self.state = state
+
+    def handleMatch(self, m: Any, data: str) -> MatchResult:
+        name: str = m.group("match")
+        silent = m.group("silent") == "_"
+        element = Element("span")
+        if name in STREAM_WILDCARDS:
+            self.state.stream_wildcard |= not silent
+            element.set("class", "user-mention channel-wildcard-mention")
+            element.set("data-user-id", "*")
+        elif name in TOPIC_WILDCARDS:
+            self.state.topic_wildcard |= not silent
+            element.set("class", "topic-mention")
+        else:
+            user = _find_user(name, self.ctx)
+            if user is None:
+                # zulip-compat: no mention; the bold pattern then renders @<strong>name</strong>.
+                return None, None, None
+            if not silent:
+                self.state.mentioned_user_ids.add(user.user_id)
+            name = user.full_name
+            element.set("class", "user-mention")
+            element.set("data-user-id", str(user.user_id))
+        if silent:
+            element.set("class", element.get("class", "") + " silent")
+        element.text = AtomicString(name if silent else "@" + name)
+        return element, m.start(), m.end()
+
+
+class UserGroupMentionProcessor(CompiledInlineProcessor):
+    """`@*group name*` becomes `<span class="user-group-mention" data-user-group-id=...>`."""
+
+    def __init__(self, ctx: RenderContext, state: RenderState) -> None:
+        super().__init__(USER_GROUP_MENTIONS_RE)
+        self.state = state
+        # zulip-compat: group names match case-insensitively; the display keeps the real name.
+        self.groups = {
+            name.casefold(): (name, group_id) for name, group_id in ctx.groups_by_name.items()
+        }
+
+    def handleMatch(self, m: Any, data: str) -> MatchResult:
+        found = self.groups.get(m.group("match").casefold())
+        if found is None:
+            return None, None, None
+        name, group_id = found
+        silent = m.group("silent") == "_"
+        if not silent:
+            self.state.mentioned_group_ids.add(group_id)
+        element = Element("span")
+        element.set("class", "user-group-mention silent" if silent else "user-group-mention")
+        element.set("data-user-group-id", str(group_id))
+        element.text = AtomicString(name if silent else "@" + name)
+        return element, m.start(), m.end()
+
+
+def silence_mentions(line: str) -> str:
+    """Make every user and group mention in `line` silent (used inside quotes)."""
+    line = MENTIONS_RE.sub(lambda m: "@_**{}**".format(m.group("match")), line)
+    return USER_GROUP_MENTIONS_RE.sub(lambda m: "@_*{}*".format(m.group("match")), line)
