@@ -1,0 +1,184 @@
+"""Queries on messages, their recipients and the per-user `user_message` rows."""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Iterable, Sequence
+
+from teamchat.records import MessageRow
+from teamchat.store.db import Conn, Tx
+
+COLUMNS = (
+    "id, sender_id, recipient_id, stream_id, topic, content, rendered_content, client,"
+    " date_sent, last_edit_time, last_moved_time, edit_history, has_link, has_image,"
+    " has_attachment, is_me_message"
+)
+_BOOLS = ("has_link", "has_image", "has_attachment", "is_me_message")
+
+
+def row_to_message(row: sqlite3.Row) -> MessageRow:
+    data = dict(row)
+    for name in _BOOLS:
+        data[name] = bool(data[name])
+    return MessageRow(**data)
+
+
+def ids_sql(values: Iterable[int]) -> str:
+    return ",".join(str(int(v)) for v in values) or "NULL"
+
+
+def dm_key(user_ids: Iterable[int]) -> str:
+    """A direct-message conversation's key: its sorted participant ids."""
+    return ",".join(str(uid) for uid in sorted(set(user_ids)))
+
+
+async def get_dm_recipient_id(conn: Conn, user_ids: Iterable[int]) -> int | None:
+    row = await conn.fetchone("SELECT id FROM recipient WHERE user_ids = ?", (dm_key(user_ids),))
+    return int(row[0]) if row else None
+
+
+async def ensure_dm_recipient(tx: Tx, user_ids: Iterable[int]) -> int:
+    """The conversation's recipient id, creating it (and its members) the first time."""
+    key = dm_key(user_ids)
+    existing = await get_dm_recipient_id(tx, user_ids)
+    if existing is not None:
+        return existing
+    recipient_id = await tx.execute("INSERT INTO recipient (user_ids) VALUES (?)", (key,))
+    await tx.executemany(
+        "INSERT INTO direct_message_member (user_id, recipient_id) VALUES (?, ?)",
+        [(int(uid), recipient_id) for uid in key.split(",")],
+    )
+    return recipient_id
+
+
+async def dm_participants(conn: Conn, recipient_ids: Iterable[int]) -> dict[int, list[int]]:
+    """Direct-message recipient id -> sorted participant ids."""
+    rows = await conn.fetchall(
+        f"SELECT id, user_ids FROM recipient WHERE id IN ({ids_sql(recipient_ids)})"
+        " AND user_ids IS NOT NULL"
+    )
+    return {int(r[0]): [int(u) for u in str(r[1]).split(",")] for r in rows}
+
+
+async def insert_message(
+    tx: Tx,
+    *,
+    sender_id: int,
+    recipient_id: int,
+    stream_id: int | None,
+    topic: str,
+    content: str,
+    rendered_content: str,
+    client: str,
+    date_sent: int,
+    has_link: bool,
+    has_image: bool,
+    has_attachment: bool,
+    is_me_message: bool,
+) -> int:
+    return await tx.execute(
+        "INSERT INTO message (sender_id, recipient_id, stream_id, topic, content,"
+        " rendered_content, client, date_sent, has_link, has_image, has_attachment,"
+        " is_me_message) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        (
+            sender_id,
+            recipient_id,
+            stream_id,
+            topic,
+            content,
+            rendered_content,
+            client,
+            date_sent,
+            int(has_link),
+            int(has_image),
+            int(has_attachment),
+            int(is_me_message),
+        ),
+    )
+
+
+async def insert_user_messages(tx: Tx, message_id: int, flags: dict[int, int]) -> None:
+    """One user_message row per receiving user, with that user's flags."""
+    await tx.executemany(
+        "INSERT INTO user_message (user_id, message_id, flags) VALUES (?, ?, ?)",
+        [(user_id, message_id, bits) for user_id, bits in flags.items()],
+    )
+
+
+async def get_message(conn: Conn, message_id: int) -> MessageRow | None:
+    row = await conn.fetchone(f"SELECT {COLUMNS} FROM message WHERE id = ?", (message_id,))
+    return row_to_message(row) if row else None
+
+
+async def list_messages(conn: Conn, message_ids: Sequence[int]) -> list[MessageRow]:
+    """The messages with these ids, ordered by id."""
+    rows = await conn.fetchall(
+        f"SELECT {COLUMNS} FROM message WHERE id IN ({ids_sql(message_ids)}) ORDER BY id"
+    )
+    return [row_to_message(row) for row in rows]
+
+
+async def user_flags(conn: Conn, user_id: int, message_ids: Iterable[int]) -> dict[int, int]:
+    """message id -> the user's flags, for the messages the user has a row for."""
+    rows = await conn.fetchall(
+        "SELECT message_id, flags FROM user_message WHERE user_id = ?"
+        f" AND message_id IN ({ids_sql(message_ids)})",
+        (user_id,),
+    )
+    return {int(r[0]): int(r[1]) for r in rows}
+
+
+async def message_user_ids(conn: Conn, message_id: int) -> list[int]:
+    """Every user with a user_message row for the message."""
+    rows = await conn.fetchall(
+        "SELECT user_id FROM user_message WHERE message_id = ? ORDER BY user_id", (message_id,)
+    )
+    return [int(r[0]) for r in rows]
+
+
+async def message_user_flags(conn: Conn, message_ids: Iterable[int]) -> dict[int, dict[int, int]]:
+    """user id -> {message id -> flags}, for every row of the given messages."""
+    rows = await conn.fetchall(
+        "SELECT user_id, message_id, flags FROM user_message"
+        f" WHERE message_id IN ({ids_sql(message_ids)})"
+    )
+    result: dict[int, dict[int, int]] = {}
+    for user_id, message_id, bits in rows:
+        result.setdefault(int(user_id), {})[int(message_id)] = int(bits)
+    return result
+
+
+async def topic_participants(conn: Conn, recipient_id: int, topic: str) -> set[int]:
+    """Users who sent or reacted to a message in the topic (Zulip's participants_for_topic)."""
+    rows = await conn.fetchall(
+        "SELECT sender_id FROM message WHERE recipient_id = ? AND topic = ?"
+        " UNION SELECT r.user_id FROM reaction r JOIN message m ON m.id = r.message_id"
+        " WHERE m.recipient_id = ? AND m.topic = ?",
+        (recipient_id, topic, recipient_id, topic),
+    )
+    return {int(r[0]) for r in rows}
+
+
+async def topic_has_messages(
+    conn: Conn, recipient_id: int, topic: str, *, visible_to: int | None = None
+) -> bool:
+    """Whether the topic has any message (only those `visible_to` received, if given)."""
+    if visible_to is None:
+        row = await conn.fetchone(
+            "SELECT 1 FROM message WHERE recipient_id = ? AND topic = ? LIMIT 1",
+            (recipient_id, topic),
+        )
+    else:
+        row = await conn.fetchone(
+            "SELECT 1 FROM message m JOIN user_message um ON um.message_id = m.id"
+            " AND um.user_id = ? WHERE m.recipient_id = ? AND m.topic = ? LIMIT 1",
+            (visible_to, recipient_id, topic),
+        )
+    return row is not None
+
+
+async def max_user_message_id(conn: Conn, user_id: int) -> int:
+    row = await conn.fetchone(
+        "SELECT max(message_id) FROM user_message WHERE user_id = ?", (user_id,)
+    )
+    return int(row[0]) if row and row[0] is not None else -1
