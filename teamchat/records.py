@@ -142,7 +142,7 @@ class MessageRow(msgspec.Struct, frozen=True, kw_only=True):
     date_sent: int
     last_edit_time: int | None
     last_moved_time: int | None
-    # JSON list of edit entries, most recent first.
+    # JSON list of edit entries, oldest first.
     edit_history: str | None
     has_link: bool
     has_image: bool

@@ -64,11 +64,14 @@ def display_recipient(participants: Sequence[UserRow], realm_host: str) -> list[
 
 
 def edit_history_entries(edit_history: str | None) -> list[JsonDict] | None:
-    """The stored edit history (most recent first) with only the fields clients see."""
+    """The edit history, most recent first, with only the fields clients see.
+
+    Stored oldest first (appending is one SQL update), sent newest first like Zulip.
+    """
     if edit_history is None:
         return None
     entries: list[JsonDict] = msgspec.json.decode(edit_history)
-    return [{k: e[k] for k in EDIT_HISTORY_FIELDS if k in e} for e in entries]
+    return [{k: e[k] for k in EDIT_HISTORY_FIELDS if k in e} for e in reversed(entries)]
 
 
 def message_dict(row: MessageRow, extras: MessageExtras, realm: RealmRow) -> JsonDict:

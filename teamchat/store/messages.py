@@ -182,3 +182,120 @@ async def max_user_message_id(conn: Conn, user_id: int) -> int:
         "SELECT max(message_id) FROM user_message WHERE user_id = ?", (user_id,)
     )
     return int(row[0]) if row and row[0] is not None else -1
+
+
+async def update_content(
+    tx: Tx,
+    message_id: int,
+    *,
+    content: str,
+    rendered_content: str,
+    has_link: bool,
+    has_image: bool,
+    has_attachment: bool,
+    is_me_message: bool,
+    last_edit_time: int,
+) -> None:
+    await tx.execute(
+        "UPDATE message SET content = ?, rendered_content = ?, has_link = ?, has_image = ?,"
+        " has_attachment = ?, is_me_message = ?, last_edit_time = ? WHERE id = ?",
+        (
+            content,
+            rendered_content,
+            int(has_link),
+            int(has_image),
+            int(has_attachment),
+            int(is_me_message),
+            last_edit_time,
+            message_id,
+        ),
+    )
+
+
+async def append_edit_history(tx: Tx, message_ids: Sequence[int], entry_json: str) -> None:
+    """Add one edit entry to each message's history (stored oldest first)."""
+    await tx.execute(
+        "UPDATE message SET edit_history = json_insert(coalesce(edit_history, '[]'), '$[#]',"
+        f" json(?)) WHERE id IN ({ids_sql(message_ids)})",
+        (entry_json,),
+    )
+
+
+async def move_messages(
+    tx: Tx,
+    message_ids: Sequence[int],
+    *,
+    stream_id: int,
+    recipient_id: int,
+    topic: str,
+    last_moved_time: int | None,
+) -> None:
+    """Put the messages in another channel and/or topic."""
+    moved = ", last_moved_time = ?" if last_moved_time is not None else ""
+    params: tuple[object, ...] = (stream_id, recipient_id, topic)
+    if last_moved_time is not None:
+        params += (last_moved_time,)
+    await tx.execute(
+        f"UPDATE message SET stream_id = ?, recipient_id = ?, topic = ?{moved}"
+        f" WHERE id IN ({ids_sql(message_ids)})",
+        params,
+    )
+
+
+async def topic_message_ids(
+    conn: Conn,
+    recipient_id: int,
+    topic: str,
+    *,
+    min_id: int = 0,
+    visible_to: int | None = None,
+) -> list[int]:
+    """Ids of the topic's messages from `min_id` on (only those `visible_to` received)."""
+    if visible_to is None:
+        rows = await conn.fetchall(
+            "SELECT id FROM message WHERE recipient_id = ? AND topic = ? AND id >= ? ORDER BY id",
+            (recipient_id, topic, min_id),
+        )
+    else:
+        rows = await conn.fetchall(
+            "SELECT m.id FROM message m JOIN user_message um ON um.message_id = m.id"
+            " AND um.user_id = ? WHERE m.recipient_id = ? AND m.topic = ? AND m.id >= ?"
+            " ORDER BY m.id",
+            (visible_to, recipient_id, topic, min_id),
+        )
+    return [int(r[0]) for r in rows]
+
+
+async def set_user_flags(tx: Tx, message_id: int, flags: dict[int, int]) -> None:
+    """Replace the flags of some users' rows for one message."""
+    await tx.executemany(
+        "UPDATE user_message SET flags = ? WHERE user_id = ? AND message_id = ?",
+        [(bits, user_id, message_id) for user_id, bits in flags.items()],
+    )
+
+
+async def add_user_messages(
+    tx: Tx, user_ids: Iterable[int], message_ids: Sequence[int], flags: int
+) -> None:
+    """Rows for users who gain access to moved messages (existing rows are kept)."""
+    await tx.executemany(
+        "INSERT OR IGNORE INTO user_message (user_id, message_id, flags) VALUES (?, ?, ?)",
+        [(user_id, message_id, flags) for user_id in user_ids for message_id in message_ids],
+    )
+
+
+async def delete_user_messages(tx: Tx, user_ids: Iterable[int], message_ids: Sequence[int]) -> None:
+    await tx.execute(
+        f"DELETE FROM user_message WHERE user_id IN ({ids_sql(user_ids)})"
+        f" AND message_id IN ({ids_sql(message_ids)})"
+    )
+
+
+async def delete_messages(tx: Tx, message_ids: Sequence[int]) -> None:
+    """Delete messages; their user_message rows and reactions go with them."""
+    await tx.execute(f"DELETE FROM message WHERE id IN ({ids_sql(message_ids)})")
+
+
+async def first_message_id(conn: Conn, recipient_id: int) -> int | None:
+    row = await conn.fetchone("SELECT min(id) FROM message WHERE recipient_id = ?", (recipient_id,))
+    return int(row[0]) if row and row[0] is not None else None

@@ -80,7 +80,7 @@ CREATE TABLE message (
     date_sent        INTEGER NOT NULL,
     last_edit_time   INTEGER,
     last_moved_time  INTEGER,
-    -- JSON list of edit entries, most recent first (SPEC's edit_history).
+    -- JSON list of edit entries, oldest first (sent to clients most recent first).
     edit_history     TEXT CHECK (edit_history IS NULL OR json_valid(edit_history)),
     has_link         INTEGER NOT NULL DEFAULT 0,
     has_image        INTEGER NOT NULL DEFAULT 0,
