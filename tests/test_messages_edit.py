@@ -40,8 +40,12 @@ def test_content_edit(alice: Api, bob: Api) -> None:
     message_id = send(alice, name, "t", "first version")
     queue = Queue(bob, event_types=["update_message"])
     digest = hashlib.sha256(b"first version").hexdigest()
-    alice.ok("PATCH", f"/messages/{message_id}", content="second @**Bob Edit**",
-             prev_content_sha256=digest)  # fmt: skip
+    alice.ok(
+        "PATCH",
+        f"/messages/{message_id}",
+        content="second @**Bob Edit**",
+        prev_content_sha256=digest,
+    )
     [event] = queue.events()
     assert event["message_id"] == message_id and event["message_ids"] == [message_id]
     assert event["orig_content"] == "first version"
@@ -75,17 +79,33 @@ def test_edit_errors(alice: Api, bob: Api) -> None:
         (alice, message_id, {}, "Nothing to change"),
         (alice, message_id, {"topic": "t"}, "Nothing to change"),
         (alice, dm, {"topic": "x"}, "Direct messages cannot have topics."),
-        (alice, dm, {"stream_id": stream_id(alice, name)},
-         "Direct messages cannot be moved to channels."),
-        (alice, message_id, {"content": "x", "propagate_mode": "change_all"},
-         "Invalid propagate_mode without topic edit"),
-        (alice, message_id, {"content": "x", "stream_id": stream_id(alice, name) + 10**6},
-         "Cannot change message content while changing channel"),
+        (
+            alice,
+            dm,
+            {"stream_id": stream_id(alice, name)},
+            "Direct messages cannot be moved to channels.",
+        ),
+        (
+            alice,
+            message_id,
+            {"content": "x", "propagate_mode": "change_all"},
+            "Invalid propagate_mode without topic edit",
+        ),
+        (
+            alice,
+            message_id,
+            {"content": "x", "stream_id": stream_id(alice, name) + 10**6},
+            "Cannot change message content while changing channel",
+        ),
         (alice, message_id, {"topic": "✔"}, "General chat cannot be marked as resolved"),
-        (alice, message_id, {"topic": "x", "propagate_mode": "change_some"},
-         "Invalid propagate_mode"),
+        (
+            alice,
+            message_id,
+            {"topic": "x", "propagate_mode": "change_some"},
+            "Invalid propagate_mode",
+        ),
         (alice, 99999999, {"content": "x"}, "Invalid message(s)"),
-    ]  # fmt: skip
+    ]
     for api, target, params, msg in cases:
         assert_error(api.patch(f"/messages/{target}", **params), msg)
     body = alice.ok("PATCH", f"/messages/{dm}", content="edited dm", flavour="x")
@@ -120,8 +140,13 @@ def test_resolving_is_not_a_move(alice: Api, bob: Api) -> None:
     message = bob.ok("GET", f"/messages/{message_id}")["message"]
     assert message["subject"] == "✔ bug" and "last_moved_timestamp" not in message
     assert message["edit_history"][0]["prev_topic"] == "bug"
-    resolved = bob.ok("GET", "/messages", anchor="newest", num_before=5,
-                      narrow=[["channel", name], ["is", "resolved"]])  # fmt: skip
+    resolved = bob.ok(
+        "GET",
+        "/messages",
+        anchor="newest",
+        num_before=5,
+        narrow=[["channel", name], ["is", "resolved"]],
+    )
     assert [m["id"] for m in resolved["messages"]] == [message_id]
 
 
@@ -130,10 +155,17 @@ def test_channel_moves(owner: Api, alice: Api, bob: Api) -> None:
     private = unique_name("ToPrivate")
     subscribe(alice, private, invite_only=True)
     message_id = send(alice, source, "t", "travelling")
-    bob_queue = Queue(bob, event_types=["update_message", "delete_message"],
-                      client_capabilities={"bulk_message_deletion": True})  # fmt: skip
-    alice.ok("PATCH", f"/messages/{message_id}", stream_id=stream_id(alice, private),
-             propagate_mode="change_all")  # fmt: skip
+    bob_queue = Queue(
+        bob,
+        event_types=["update_message", "delete_message"],
+        client_capabilities={"bulk_message_deletion": True},
+    )
+    alice.ok(
+        "PATCH",
+        f"/messages/{message_id}",
+        stream_id=stream_id(alice, private),
+        propagate_mode="change_all",
+    )
     events = bob_queue.events()
     assert [e["type"] for e in events] == ["delete_message"]
     assert events[0]["message_ids"] == [message_id] and events[0]["topic"] == "t"
@@ -172,8 +204,11 @@ def test_delete_message(owner: Api, alice: Api, bob: Api) -> None:
     name = shared_channel(alice, bob, "Delete")
     first = send(alice, name, "t", "first")
     second = send(alice, name, "t", "second")
-    bulk = Queue(bob, event_types=["delete_message", "stream"],
-                 client_capabilities={"bulk_message_deletion": True})  # fmt: skip
+    bulk = Queue(
+        bob,
+        event_types=["delete_message", "stream"],
+        client_capabilities={"bulk_message_deletion": True},
+    )
     legacy = Queue(bob, event_types=["delete_message"])
     assert_error(
         bob.delete(f"/messages/{first}"), "You don't have permission to delete this message"
@@ -181,8 +216,13 @@ def test_delete_message(owner: Api, alice: Api, bob: Api) -> None:
     alice.ok("DELETE", f"/messages/{first}")
     events = bulk.events()
     assert [e["type"] for e in events] == ["delete_message", "stream"]
-    assert events[0] == {**events[0], "message_ids": [first], "message_type": "stream",
-                         "stream_id": stream_id(alice, name), "topic": "t"}  # fmt: skip
+    assert events[0] == {
+        **events[0],
+        "message_ids": [first],
+        "message_type": "stream",
+        "stream_id": stream_id(alice, name),
+        "topic": "t",
+    }
     assert (events[1]["property"], events[1]["value"]) == ("first_message_id", second)
     [old_style] = legacy.events()
     assert old_style["message_id"] == first and "message_ids" not in old_style
@@ -205,8 +245,11 @@ def test_delete_topic(owner: Api, alice: Api, bob: Api) -> None:
         "Must be an organization administrator",
         "UNAUTHORIZED_PRINCIPAL",
     )
-    queue = Queue(alice, event_types=["delete_message", "user_topic"],
-                  client_capabilities={"bulk_message_deletion": True})  # fmt: skip
+    queue = Queue(
+        alice,
+        event_types=["delete_message", "user_topic"],
+        client_capabilities={"bulk_message_deletion": True},
+    )
     body = owner.ok("POST", f"/streams/{sid}/delete_topic", topic_name="doomed")
     assert body["complete"] is True
     events = queue.events()

@@ -75,8 +75,14 @@ def test_first_unread_anchor(bob: Api, channel: tuple[str, list[int]]) -> None:
     name, sent = channel
     body = fetch(bob, [["stream", name]], anchor="first_unread", num_before=1, num_after=1)
     assert body["anchor"] == sent[0] and ids(body) == sent[:2]
-    legacy = bob.ok("GET", "/messages", use_first_unread_anchor=True, num_before=0, num_after=1,
-                    narrow=[["stream", name]])  # fmt: skip
+    legacy = bob.ok(
+        "GET",
+        "/messages",
+        use_first_unread_anchor=True,
+        num_before=0,
+        num_after=1,
+        narrow=[["stream", name]],
+    )
     assert legacy["anchor"] == sent[0]
     none_unread = fetch(bob, [["stream", name], ["is", "starred"]], anchor="first_unread")
     assert none_unread["anchor"] == 10000000000000000
@@ -127,8 +133,9 @@ def test_search_uses_words_and_phrases(alice: Api, channel: tuple[str, list[int]
 
 def test_direct_message_narrows(alice: Api, bob: Api, owner: Api) -> None:
     one = alice.ok("POST", "/messages", type="private", to=[bob.user_id], content="psst")["id"]  # type: ignore[attr-defined]
-    group = alice.ok("POST", "/messages", type="private", to=[bob.email, owner.email],
-                     content="group chat")["id"]  # fmt: skip
+    group = alice.ok(
+        "POST", "/messages", type="private", to=[bob.email, owner.email], content="group chat"
+    )["id"]
     assert ids(fetch(bob, [["dm", alice.email]]))[-1] == one
     assert ids(fetch(bob, [["pm-with", [alice.user_id]]]))[-1] == one  # type: ignore[attr-defined]
     assert ids(fetch(bob, [["dm", f"{alice.email},{owner.email}"]]))[-1] == group
@@ -162,20 +169,31 @@ def test_public_history_and_protected_history(alice: Api, bob: Api, make_user: M
 def test_fetch_errors(bob: Api) -> None:
     assert_error(bob.get("/messages", num_before=1, num_after=0), "Missing 'anchor' argument.")
     assert_error(bob.get("/messages", anchor="soon"), "Invalid anchor")
-    assert_error(bob.get("/messages", anchor="newest", num_before=5001),
-                 "Too many messages requested (maximum 5000).")  # fmt: skip
+    assert_error(
+        bob.get("/messages", anchor="newest", num_before=5001),
+        "Too many messages requested (maximum 5000).",
+    )
     assert_error(bob.get("/messages", anchor=5, num_before=-1), "num_before is too small")
     assert_error(
         bob.get("/messages", anchor=5, num_before=1, num_after=1, include_anchor=False),
         "The anchor can only be excluded at an end of the range",
     )
-    body = assert_error(bob.get("/messages", anchor="newest", narrow=[["channel", "nope-zz"]]),
-                        "Invalid narrow operator: unknown channel", "BAD_NARROW")  # fmt: skip
+    body = assert_error(
+        bob.get("/messages", anchor="newest", narrow=[["channel", "nope-zz"]]),
+        "Invalid narrow operator: unknown channel",
+        "BAD_NARROW",
+    )
     assert body["desc"] == "unknown channel"
-    assert_error(bob.get("/messages", anchor="newest", narrow=[["is", "weird"]]),
-                 "Invalid narrow operator: unknown 'is' operand weird", "BAD_NARROW")  # fmt: skip
-    assert_error(bob.get("/messages", anchor="newest", narrow=[["bogus", "x"]]),
-                 "Invalid narrow operator: unknown operator bogus", "BAD_NARROW")  # fmt: skip
+    assert_error(
+        bob.get("/messages", anchor="newest", narrow=[["is", "weird"]]),
+        "Invalid narrow operator: unknown 'is' operand weird",
+        "BAD_NARROW",
+    )
+    assert_error(
+        bob.get("/messages", anchor="newest", narrow=[["bogus", "x"]]),
+        "Invalid narrow operator: unknown operator bogus",
+        "BAD_NARROW",
+    )
     body = bob.ok("GET", "/messages", anchor="newest", stream="x", type="y")
     assert body["ignored_parameters_unsupported"] == ["stream", "type"]
 

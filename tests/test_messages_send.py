@@ -26,8 +26,9 @@ def bob(make_user: MakeUser) -> Api:
 
 
 def send_stream(api: Api, channel: str | int, topic: str, content: str, **params: object) -> int:
-    body = api.ok("POST", "/messages", type="stream", to=channel, topic=topic, content=content,
-                  **params)  # fmt: skip
+    body = api.ok(
+        "POST", "/messages", type="stream", to=channel, topic=topic, content=content, **params
+    )
     return int(body["id"])
 
 
@@ -100,24 +101,35 @@ def test_send_errors(alice: Api, bob: Api) -> None:
         ({"type": "private", "to": ["nobody@example.com"]}, "Invalid email 'nobody@example.com'"),
         ({"type": "private", "to": [999999]}, "Invalid user ID 999999"),
         ({"type": "private", "to": []}, "Message must have recipients"),
-        ({"type": "private", "to": [bob.email, 1]},
-         "Recipient lists may contain emails or user IDs, but not both."),
+        (
+            {"type": "private", "to": [bob.email, 1]},
+            "Recipient lists may contain emails or user IDs, but not both.",
+        ),
         ({"type": "stream", "to": name}, "Missing topic"),
-        ({"type": "stream", "to": name, "topic": "t", "content": "  \n"},
-         "Message must not be empty"),
-        ({"type": "stream", "to": name, "topic": "t", "content": "a\x00b"},
-         "Message must not contain null bytes"),
+        (
+            {"type": "stream", "to": name, "topic": "t", "content": "  \n"},
+            "Message must not be empty",
+        ),
+        (
+            {"type": "stream", "to": name, "topic": "t", "content": "a\x00b"},
+            "Message must not contain null bytes",
+        ),
         ({"type": "stream", "topic": "t"}, "Missing channel"),
         ({"type": "broadcast", "to": name, "topic": "t"}, "Invalid message type"),
         ({"type": "stream", "to": [name, name], "topic": "t"}, "Expected exactly one channel"),
-        ({"type": "stream", "to": name, "topic": "a\x07"},
-         "Invalid character in topic, at position 2!"),
-    ]  # fmt: skip
+        (
+            {"type": "stream", "to": name, "topic": "a\x07"},
+            "Invalid character in topic, at position 2!",
+        ),
+    ]
     for params, msg in cases:
         response = alice.post("/messages", **{"content": "hello", **params})
         assert_error(response, msg)
-    assert_error(alice.post("/messages", type="stream", to=name, topic="t"),
-                 "Missing 'content' argument", "REQUEST_VARIABLE_MISSING")  # fmt: skip
+    assert_error(
+        alice.post("/messages", type="stream", to=name, topic="t"),
+        "Missing 'content' argument",
+        "REQUEST_VARIABLE_MISSING",
+    )
     assert_error(
         alice.post("/messages", type="stream", to=name, topic="t", content="x", queue_id="q"),
         "Missing 'local_id' argument",
@@ -249,8 +261,9 @@ def test_mentions_set_flags_and_follow_the_topic(alice: Api, bob: Api) -> None:
 def test_ignored_parameters(alice: Api) -> None:
     name = unique_name("Ign")
     subscribe(alice, name)
-    body = alice.ok("POST", "/messages", type="stream", to=name, topic="t", content="x",
-                    widget_content="{}")  # fmt: skip
+    body = alice.ok(
+        "POST", "/messages", type="stream", to=name, topic="t", content="x", widget_content="{}"
+    )
     assert body["ignored_parameters_unsupported"] == ["widget_content"]
 
 

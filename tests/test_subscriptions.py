@@ -199,8 +199,11 @@ def test_guests_cannot_subscribe_or_see_public_channels(guest: Api, make_user: M
 
 
 def test_bad_subscription_requests(owner: Api) -> None:
-    assert_error(owner.post("/users/me/subscriptions"), "Missing 'subscriptions' argument",
-                 "REQUEST_VARIABLE_MISSING")  # fmt: skip
+    assert_error(
+        owner.post("/users/me/subscriptions"),
+        "Missing 'subscriptions' argument",
+        "REQUEST_VARIABLE_MISSING",
+    )
     cases = {
         "Channel name can't be empty.": [{"name": "  "}],
         "Channel name too long (limit: 60 characters).": [{"name": "x" * 61}],
@@ -348,9 +351,10 @@ def test_subscription_properties(make_user: MakeUser) -> None:
     subscribe(make_user("Other Owner"), other)
     response = alice.post(
         "/users/me/subscriptions/properties",
-        subscription_data=[{"stream_id": stream_id(alice, other), "property": "pin_to_top",
-                            "value": True}],
-    )  # fmt: skip
+        subscription_data=[
+            {"stream_id": stream_id(alice, other), "property": "pin_to_top", "value": True}
+        ],
+    )
     assert_error(response, f"Not subscribed to channel ID {stream_id(alice, other)}")
     response = alice.post(
         "/users/me/subscriptions/properties",

@@ -275,6 +275,16 @@ async def get_messages(
     return {"messages": messages, "anchor": anchor_id, **found, "history_limited": False}
 
 
+async def window_ids(
+    conn: Conn, user: UserRow, narrow: list[NarrowTerm], anchor: Anchor
+) -> tuple[dict[str, bool], list[int]]:
+    """(found_* flags, message ids) of the anchored window of a narrow."""
+    query = await build_query(conn, user, narrow)
+    anchor_id = await _anchor_id(conn, query, anchor.value)
+    rows, found = await _window(conn, query, anchor, anchor_id)
+    return found, [r[0] for r in rows]
+
+
 async def _anchor_id(conn: Conn, query: search.Query, value: int | str) -> int:
     if value == "newest":
         return LARGER_THAN_MAX_MESSAGE_ID

@@ -11,7 +11,7 @@ from teamchat.actions.channel_state import gather_subscriptions
 from teamchat.errors import ZulipError
 from teamchat.lib.api_types import JsonDict
 from teamchat.lib.channel_types import ChannelObject, SubscriptionObject
-from teamchat.records import UserRow
+from teamchat.records import StreamRow, UserRow
 from teamchat.runtime import Runtime
 from teamchat.store import streams as stream_store
 from teamchat.store import subscriptions as sub_store
@@ -106,3 +106,26 @@ async def is_user_subscribed(rt: Runtime, user: UserRow, target_id: int, stream_
         stream, _ = await access.access_stream_by_id(conn, user, stream_id, content=False)
         sub = await sub_store.get_subscription(conn, target.id, stream.id)
     return sub is not None and sub.active
+
+
+async def stream_for_topic_mute(
+    rt: Runtime, user: UserRow, stream_id: int | None, name: str | None, *, mute: bool
+) -> StreamRow:
+    """The channel of a legacy mute request: accessible to mute, merely existing to unmute."""
+    async with rt.db.read() as conn:
+        if mute:
+            if stream_id is not None:
+                stream, _ = await access.access_stream_by_id(conn, user, stream_id)
+            else:
+                stream, _ = await access.access_stream_by_name(conn, user, str(name))
+            return stream
+        found = (
+            await stream_store.get_stream_by_id(conn, stream_id)
+            if stream_id is not None
+            else await stream_store.get_stream_by_name(conn, str(name))
+        )
+    if found is None:
+        raise ZulipError(
+            "Invalid channel ID" if stream_id is not None else f"Invalid channel name '{name}'"
+        )
+    return found

@@ -60,6 +60,8 @@ class MessageDetails(msgspec.Struct, kw_only=True):
 
 class UpdateMessageFlagsAddEvent(Event, tag="update_message_flags", kw_only=True):
     op: Literal["add"] = "add"
+    # Deprecated name of `op`.
+    operation: str | UnsetType = UNSET
     flag: str
     messages: list[int]
     all: bool
@@ -67,6 +69,7 @@ class UpdateMessageFlagsAddEvent(Event, tag="update_message_flags", kw_only=True
 
 class UpdateMessageFlagsRemoveEvent(Event, tag="update_message_flags", kw_only=True):
     op: Literal["remove"] = "remove"
+    operation: str | UnsetType = UNSET
     flag: str
     messages: list[int]
     all: bool

@@ -299,3 +299,100 @@ async def delete_messages(tx: Tx, message_ids: Sequence[int]) -> None:
 async def first_message_id(conn: Conn, recipient_id: int) -> int | None:
     row = await conn.fetchone("SELECT min(id) FROM message WHERE recipient_id = ?", (recipient_id,))
     return int(row[0]) if row and row[0] is not None else None
+
+
+async def unread_rows(conn: Conn, user_id: int, limit: int) -> list[sqlite3.Row]:
+    """The user's unread messages (newest first, up to `limit`) outside channels they left."""
+    return await conn.fetchall(
+        "SELECT um.message_id, um.flags, m.sender_id, m.recipient_id, m.stream_id, m.topic"
+        " FROM user_message um JOIN message m ON m.id = um.message_id"
+        " WHERE um.user_id = ? AND (um.flags & 1) = 0 AND (m.stream_id IS NULL OR m.stream_id"
+        " NOT IN (SELECT stream_id FROM subscription WHERE user_id = ? AND active = 0))"
+        " ORDER BY um.message_id DESC LIMIT ?",
+        (user_id, user_id, limit),
+    )
+
+
+async def flagged_ids(conn: Conn, user_id: int, bit: int, limit: int) -> list[int]:
+    """Ids of the user's messages with `bit` set (oldest first, up to `limit`)."""
+    rows = await conn.fetchall(
+        "SELECT message_id FROM user_message WHERE user_id = ? AND (flags & ?) != 0"
+        " ORDER BY message_id LIMIT ?",
+        (user_id, bit, limit),
+    )
+    return [int(r[0]) for r in rows]
+
+
+async def recent_dm_conversations(conn: Conn, user_id: int, limit: int) -> list[tuple[int, int]]:
+    """(recipient id, newest message id) of the user's recent direct-message conversations."""
+    rows = await conn.fetchall(
+        "SELECT m.recipient_id, max(m.id) FROM (SELECT message_id FROM user_message"
+        " WHERE user_id = ? AND (flags & 256) != 0 ORDER BY message_id DESC LIMIT ?) recent"
+        " JOIN message m ON m.id = recent.message_id GROUP BY m.recipient_id",
+        (user_id, limit),
+    )
+    return [(int(r[0]), int(r[1])) for r in rows]
+
+
+async def update_user_flag(
+    tx: Tx, user_id: int, message_ids: Sequence[int], bit: int, *, add: bool
+) -> list[int]:
+    """Set or clear `bit` on the user's rows; return the ids that changed."""
+    wanted = "= 0" if add else "!= 0"
+    rows = await tx.fetchall(
+        f"SELECT message_id FROM user_message WHERE user_id = ? AND (flags & ?) {wanted}"
+        f" AND message_id IN ({ids_sql(message_ids)}) ORDER BY message_id",
+        (user_id, bit),
+    )
+    changed = [int(r[0]) for r in rows]
+    if changed:
+        expression = "flags | ?" if add else "flags & ~?"
+        await tx.execute(
+            f"UPDATE user_message SET flags = {expression} WHERE user_id = ?"
+            f" AND message_id IN ({ids_sql(changed)})",
+            (bit, user_id),
+        )
+    return changed
+
+
+async def unread_ids_in(
+    conn: Conn, user_id: int, recipient_id: int, topic: str | None, limit: int
+) -> list[int]:
+    """The user's unread message ids in a channel (or one of its topics)."""
+    where = " AND m.topic = ?" if topic is not None else ""
+    params: tuple[object, ...] = (user_id, recipient_id) + ((topic,) if topic is not None else ())
+    rows = await conn.fetchall(
+        "SELECT um.message_id FROM user_message um JOIN message m ON m.id = um.message_id"
+        f" WHERE um.user_id = ? AND (um.flags & 1) = 0 AND m.recipient_id = ?{where}"
+        f" ORDER BY um.message_id LIMIT {int(limit)}",
+        params,
+    )
+    return [int(r[0]) for r in rows]
+
+
+async def all_unread_ids(conn: Conn, user_id: int, limit: int) -> list[int]:
+    rows = await conn.fetchall(
+        "SELECT message_id FROM user_message WHERE user_id = ? AND (flags & 1) = 0"
+        " ORDER BY message_id LIMIT ?",
+        (user_id, limit),
+    )
+    return [int(r[0]) for r in rows]
+
+
+async def topic_history(
+    conn: Conn, recipient_id: int, *, visible_to: int | None = None
+) -> list[tuple[str, int]]:
+    """(topic as last written, newest message id) per topic, newest first."""
+    if visible_to is None:
+        rows = await conn.fetchall(
+            "SELECT topic, max(id) FROM message WHERE recipient_id = ? GROUP BY topic",
+            (recipient_id,),
+        )
+    else:
+        rows = await conn.fetchall(
+            "SELECT m.topic, max(m.id) FROM message m JOIN user_message um"
+            " ON um.message_id = m.id AND um.user_id = ? WHERE m.recipient_id = ?"
+            " GROUP BY m.topic",
+            (visible_to, recipient_id),
+        )
+    return sorted(((str(r[0]), int(r[1])) for r in rows), key=lambda r: -r[1])

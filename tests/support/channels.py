@@ -74,8 +74,19 @@ class Queue:
 
 def make_role_user(server: ServerProcess, email: str, full_name: str, role: str) -> Api:
     """Create a user with `role` through the CLI and log in as them."""
-    cli(server.db, "admin", "create-user", "--email", email, "--full-name", full_name,
-        "--password", "pw-123456", "--role", role)  # fmt: skip
+    cli(
+        server.db,
+        "admin",
+        "create-user",
+        "--email",
+        email,
+        "--full-name",
+        full_name,
+        "--password",
+        "pw-123456",
+        "--role",
+        role,
+    )
     anonymous = Api(server.url)
     body = assert_success(anonymous.post("/fetch_api_key", username=email, password="pw-123456"))
     anonymous.close()
