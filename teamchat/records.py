@@ -91,6 +91,162 @@ class UserRow(msgspec.Struct, frozen=True, kw_only=True):
         return self.role == Role.GUEST
 
 
+class UserGroupRow(msgspec.Struct, frozen=True, kw_only=True):
+    id: int
+    name: str
+    description: str
+    is_system_group: bool
+    deactivated: bool
+    date_created: int | None
+    creator_id: int | None
+    # JSON object: the group's own permission settings (group ids or anonymous groups).
+    settings_json: str
+
+
+class ChannelFolderRow(msgspec.Struct, frozen=True, kw_only=True):
+    id: int
+    name: str
+    description: str
+    rendered_description: str
+    order: int
+    date_created: int
+    creator_id: int | None
+    is_archived: bool
+
+
+class LinkifierRow(msgspec.Struct, frozen=True, kw_only=True):
+    id: int
+    pattern: str
+    url_template: str
+    order: int
+
+
+class PlaygroundRow(msgspec.Struct, frozen=True, kw_only=True):
+    id: int
+    name: str
+    pygments_language: str
+    url_template: str
+
+
+class InvitationRow(msgspec.Struct, frozen=True, kw_only=True):
+    id: int
+    # None for a reusable invitation link.
+    email: str | None
+    key: str
+    referred_by: int
+    invited_as: int
+    date_created: int
+    # None: never expires.
+    expiry_date: int | None
+    # 0 active, 1 used (email invitations), 2 revoked.
+    status: int
+    stream_ids: list[int]
+    group_ids: list[int]
+    include_realm_default_subscriptions: bool
+    notify_referrer_on_join: bool
+    welcome_message_custom_text: str | None
+
+    @property
+    def is_multiuse(self) -> bool:
+        return self.email is None
+
+
+class ClientDeviceRow(msgspec.Struct, frozen=True, kw_only=True):
+    id: int
+    user_id: int
+    date_created: int
+    push_key_id: int | None
+    push_key: bytes | None
+    token_kind: str | None
+    token_id: bytes | None
+    bouncer_public_key: str | None
+    encrypted_push_registration: str | None
+    push_updated: int | None
+
+
+class LegacyPushTokenRow(msgspec.Struct, frozen=True, kw_only=True):
+    id: int
+    user_id: int
+    kind: str
+    token: str
+    ios_app_id: str | None
+    date_created: int
+
+
+class CustomProfileFieldRow(msgspec.Struct, frozen=True, kw_only=True):
+    id: int
+    name: str
+    hint: str
+    field_type: int
+    # JSON text for Dropdown (3) and External account (7) fields, else "".
+    field_data: str
+    order: int
+    display_in_profile_summary: bool
+    required: bool
+    editable_by_user: bool
+    use_for_user_matching: bool
+
+
+class ProfileValueRow(msgspec.Struct, frozen=True, kw_only=True):
+    user_id: int
+    field_id: int
+    value: str
+    rendered_value: str | None
+
+
+class PresenceRow(msgspec.Struct, frozen=True, kw_only=True):
+    user_id: int
+    last_active_time: int | None
+    last_connected_time: int | None
+    last_update_id: int
+
+
+class UserStatusRow(msgspec.Struct, frozen=True, kw_only=True):
+    user_id: int
+    timestamp: int
+    status_text: str
+    emoji_name: str
+    emoji_code: str
+    reaction_type: str
+
+
+class BotServiceRow(msgspec.Struct, frozen=True, kw_only=True):
+    id: int
+    bot_id: int
+    name: str
+    base_url: str
+    interface: int
+    token: str
+
+
+class MutedUserRow(msgspec.Struct, frozen=True, kw_only=True):
+    user_id: int
+    muted_user_id: int
+    date_muted: int
+
+
+class AttachmentRow(msgspec.Struct, frozen=True, kw_only=True):
+    id: int
+    path_id: str
+    file_name: str
+    content_type: str
+    size: int
+    owner_id: int
+    create_time: int
+
+
+class RealmEmojiRow(msgspec.Struct, frozen=True, kw_only=True):
+    id: int
+    name: str
+    file_name: str
+    content_type: str
+    author_id: int | None
+    date_created: int
+    deactivated: bool
+    # Whether a still (first frame) of an animated image is stored.
+    has_still: bool
+
+
 class StreamRow(msgspec.Struct, frozen=True, kw_only=True):
     id: int
     name: str
@@ -168,13 +324,3 @@ class UserTopicRow(msgspec.Struct, frozen=True, kw_only=True):
     topic_name: str
     visibility_policy: int
     last_updated: int
-
-
-class AttachmentRow(msgspec.Struct, frozen=True, kw_only=True):
-    id: int
-    path_id: str
-    file_name: str
-    content_type: str
-    size: int
-    owner_id: int
-    create_time: int

@@ -9,6 +9,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import os
+import sys
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -18,7 +19,7 @@ import uvicorn
 from teamchat import __version__
 from teamchat.actions import realm as realm_actions
 from teamchat.cli.admin import admin
-from teamchat.cli.common import STATE, console, fail, run_action, zuliprc_text
+from teamchat.cli.common import STATE, console, err_console, run_action, zuliprc_text
 from teamchat.config import DEFAULT_DB_PATH, Settings
 from teamchat.lib import wire
 from teamchat.lib.passwords import random_password
@@ -154,10 +155,21 @@ def serve(
 
 
 def main() -> None:
+    """Entry point: usage errors, like every other error, are one line and exit status 1."""
     try:
-        app()
-    except KeyboardInterrupt:
-        raise fail("interrupted") from None
+        status = app(standalone_mode=False)
+    except (typer.Abort, KeyboardInterrupt):
+        err_console.print("[red]error:[/] interrupted")
+        sys.exit(1)
+    except typer.TyperException as exc:
+        formatter = getattr(exc, "format_message", None)
+        message = formatter() if callable(formatter) else str(exc)
+        if type(exc).__name__ == "NoArgsIsHelpError":  # bare `teamchat`: show the help
+            console.print(message)
+            sys.exit(0)
+        err_console.print(f"[red]error:[/] {' '.join(message.split())}", soft_wrap=True)
+        sys.exit(1)
+    sys.exit(status if isinstance(status, int) else 0)
 
 
 __all__ = ["app", "main", "run_action"]

@@ -212,6 +212,10 @@ def test_admin_errors_are_one_line_and_exit_1(tmp_path: Path) -> None:
         ("admin", "set-password", "ghost@example.com", "--password", "pw-123456"),
         ("admin", "set-password", "a@example.com"),  # no terminal to prompt on
         ("admin", "regenerate-api-key", "ghost@example.com"),
+        ("admin", "create-user", "--email", "z@example.com"),  # missing --full-name
+        ("admin", "create-user", "--bogus-flag"),
+        ("admin", "no-such-command"),
+        ("serve", "--port", "not-a-number"),
     ]
     for args in cases:
         result = cli(db, *args, check=False)

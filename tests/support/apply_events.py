@@ -1,0 +1,177 @@
+"""The client-side oracle: apply events to a register state as a Zulip client would.
+
+`assert_state_matches(api, before, events)` checks STYLE's rule: the state a client holds
+after applying the events an action sent equals a fresh register state. Each event type
+has one applier in APPLIERS; areas add theirs.
+"""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Callable
+from typing import Any
+
+JsonDict = dict[str, Any]
+Applier = Callable[[JsonDict, JsonDict], None]
+APPLIERS: dict[str, Applier] = {}
+
+# Keys that legitimately differ between two registrations.
+VOLATILE_KEYS = {
+    "queue_id",
+    "last_event_id",
+    "server_timestamp",
+    "presences",
+    "presence_last_update_id",
+}
+
+
+def applier(event_type: str) -> Callable[[Applier], Applier]:
+    def register(fn: Applier) -> Applier:
+        APPLIERS[event_type] = fn
+        return fn
+
+    return register
+
+
+def apply_events(state: JsonDict, events: list[JsonDict]) -> JsonDict:
+    """A copy of `state` with `events` applied in order (heartbeats ignored)."""
+    result = copy.deepcopy(state)
+    for event in events:
+        if event["type"] == "heartbeat":
+            continue
+        if event["type"] not in APPLIERS:
+            raise AssertionError(f"no applier for event type {event['type']!r}")
+        APPLIERS[event["type"]](result, event)
+    return result
+
+
+def differing_keys(left: JsonDict, right: JsonDict) -> list[str]:
+    keys = (set(left) | set(right)) - VOLATILE_KEYS
+    return sorted(key for key in keys if left.get(key) != right.get(key))
+
+
+def assert_state_matches(hybrid: JsonDict, fresh: JsonDict, events: list[JsonDict]) -> None:
+    diff = differing_keys(hybrid, fresh)
+    assert not diff, (
+        f"state after events differs from a fresh register in {diff}:\n"
+        + "\n".join(
+            f"  {k}: applied={hybrid.get(k)!r:.300}\n  {k}:   fresh={fresh.get(k)!r:.300}"
+            for k in diff[:5]
+        )
+        + f"\nevents: {events!r:.2000}"
+    )
+
+
+def _person_index(state: JsonDict, user_id: int) -> tuple[str, int] | None:
+    for key in ("realm_users", "realm_non_active_users"):
+        for index, person in enumerate(state.get(key, [])):
+            if person["user_id"] == user_id:
+                return key, index
+    return None
+
+
+@applier("realm_user")
+def _realm_user(state: JsonDict, event: JsonDict) -> None:
+    person = event["person"]
+    if "realm_users" not in state:
+        return
+    if event["op"] == "add":
+        state["realm_users"].append(person)
+        state["realm_users"].sort(key=lambda p: p["user_id"])
+        return
+    found = _person_index(state, person["user_id"])
+    assert found is not None, f"event for unknown user {person['user_id']}"
+    key, index = found
+    if event["op"] == "remove":
+        del state[key][index]
+        return
+    _update_person(state[key][index], person)
+    if "is_active" in person:
+        moved = state[key].pop(index)
+        other = "realm_users" if person["is_active"] else "realm_non_active_users"
+        state.setdefault(other, []).append(moved)
+        state[other].sort(key=lambda p: p["user_id"])
+    if state.get("user_id") == person["user_id"]:
+        _update_own_fields(state, person)
+
+
+def _update_person(target: JsonDict, person: JsonDict) -> None:
+    """As Zulip's apply_event: only the fields a user object already has change."""
+    for field, value in person.items():
+        if field == "custom_profile_field":
+            data = target.setdefault("profile_data", {})
+            if value["value"] is None:
+                data.pop(str(value["id"]), None)
+            else:
+                data[str(value["id"])] = {k: v for k, v in value.items() if k != "id"}
+        elif field == "new_email":
+            target["email"] = value
+        elif field in target and field != "user_id":
+            target[field] = value
+    if "role" in person:
+        role = person["role"]
+        target.update(is_owner=role == 100, is_admin=role <= 200, is_guest=role == 600)
+
+
+def _update_own_fields(state: JsonDict, person: JsonDict) -> None:
+    for field in (
+        "full_name",
+        "role",
+        "delivery_email",
+        "avatar_url",
+        "avatar_source",
+        "avatar_url_medium",
+        "timezone",
+    ):
+        if field in person and field in state:
+            state[field] = person[field]
+    if "new_email" in person and "email" in state:
+        state["email"] = person["new_email"]
+    if "role" in person:
+        role = person["role"]
+        state.update(
+            is_owner=role == 100,
+            is_admin=role <= 200,
+            is_moderator=role <= 300,
+            is_guest=role == 600,
+        )
+
+
+@applier("realm_bot")
+def _realm_bot(state: JsonDict, event: JsonDict) -> None:
+    bots = state.get("realm_bots")
+    if bots is None:
+        return
+    bot = event["bot"]
+    if event["op"] == "add":
+        bots.append(bot)
+    elif event["op"] in ("remove", "delete"):
+        state["realm_bots"] = [b for b in bots if b["user_id"] != bot["user_id"]]
+    else:
+        for existing in bots:
+            if existing["user_id"] == bot["user_id"]:
+                existing.update(bot)
+
+
+@applier("attachment")
+def _attachment(state: JsonDict, event: JsonDict) -> None:
+    """Attachments are not part of the register state."""
+
+
+# Areas' appliers register themselves on import.
+from tests.support import apply_org_events  # noqa: E402, F401
+
+
+def _load_area_appliers() -> None:
+    """Import every `apply_events_<area>.py` beside this module (they register appliers)."""
+    import importlib
+    import pkgutil
+
+    from tests import support
+
+    for info in pkgutil.iter_modules(support.__path__):
+        if info.name.startswith("apply_events_"):
+            importlib.import_module(f"tests.support.{info.name}")
+
+
+_load_area_appliers()
