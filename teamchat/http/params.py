@@ -181,3 +181,12 @@ def as_int_in(*choices: int) -> Parser[int]:
         return value
 
     return parse
+
+
+def as_str_dict(name: str, raw: str) -> dict[str, str]:
+    """A JSON object whose values are strings."""
+    value = as_json_dict(name, raw)
+    for key, item in value.items():
+        if not isinstance(item, str):
+            raise ZulipError(f'{name}["{key}"] is not a string')
+    return value  # type: ignore[return-value]
