@@ -24,6 +24,7 @@ from teamchat.lib import realm_settings
 from teamchat.lib.messages import normalize_topic
 from teamchat.records import MessageRow, RealmRow, StreamRow, UserRow
 from teamchat.runtime import Runtime
+from teamchat.store import message_flags as flag_store
 from teamchat.store import messages as message_store
 from teamchat.store import realm as realm_store
 from teamchat.store import streams as stream_store
@@ -78,7 +79,7 @@ async def check_delete_message(rt: Runtime, user: UserRow, message_id: int) -> N
 
 async def _audience(tx: Tx, messages: Sequence[MessageRow], stream: StreamRow | None) -> list[int]:
     """Users with the messages, plus subscribers who can read a shared history."""
-    holders = set((await message_store.message_user_flags(tx, [m.id for m in messages])).keys())
+    holders = set((await flag_store.message_user_flags(tx, [m.id for m in messages])).keys())
     if stream is not None and stream.history_public_to_subscribers:
         holders |= set((await sub_store.subscriber_ids(tx, [stream.id])).get(stream.id, []))
     return sorted(holders)

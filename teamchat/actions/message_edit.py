@@ -13,7 +13,7 @@ import msgspec
 
 from teamchat.actions import channel_access as access
 from teamchat.actions import message_update
-from teamchat.actions.message_common import access_message, group_member_ids, render
+from teamchat.actions.message_common import access_message, render
 from teamchat.actions.message_send import (
     StreamWildcardMentionNotAllowedError,
     TopicWildcardMentionNotAllowedError,
@@ -32,6 +32,7 @@ from teamchat.lib.messages import (
 )
 from teamchat.records import MessageRow, RealmRow, StreamRow, UserRow
 from teamchat.runtime import Runtime
+from teamchat.store import message_context as context_store
 from teamchat.store import messages as message_store
 from teamchat.store import realm as realm_store
 from teamchat.store import streams as stream_store
@@ -250,7 +251,9 @@ async def _plan(
             plan,
             content=content,
             rendered=rendered,
-            group_member_ids=await group_member_ids(conn, rendered.mentioned_group_ids),
+            group_member_ids=await context_store.group_member_ids(
+                conn, rendered.mentioned_group_ids
+            ),
         )
     return plan
 

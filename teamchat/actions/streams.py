@@ -6,13 +6,13 @@ then the subscription events of `teamchat.actions.subscriptions`.
 
 from __future__ import annotations
 
-import html
 from collections.abc import Sequence
 
 import msgspec
 
 from teamchat.actions import channel_access as access
 from teamchat.actions import subscriptions as subs
+from teamchat.actions.message_common import render
 from teamchat.actions.permissions import has_realm_permission
 from teamchat.errors import OrganizationOwnerRequiredError, ZulipError
 from teamchat.events.types_streams import StreamCreateEvent
@@ -23,6 +23,7 @@ from teamchat.lib.api_types import JsonDict
 from teamchat.lib.realm_settings import GroupSettingValue
 from teamchat.records import RealmRow, StreamRow, UserRow
 from teamchat.runtime import Runtime
+from teamchat.store import channel_folders as folder_store
 from teamchat.store import realm as realm_store
 from teamchat.store import streams as stream_store
 from teamchat.store import subscriptions as sub_store
@@ -46,6 +47,7 @@ class CreateOptions(msgspec.Struct, kw_only=True):
     # None: the organization's policy; -1: forever.
     message_retention_days: int | None = None
     topics_policy: str = "inherit"
+    folder_id: int | None = None
     group_settings: dict[str, GroupSettingValue] = msgspec.field(default_factory=dict)
 
 
@@ -55,9 +57,11 @@ class NewChannel(msgspec.Struct, kw_only=True):
     rendered_description: str
 
 
-def render_description(text: str) -> str:
-    """The channel description as HTML. TODO(issue3 step 6): Markdown once render/ lands."""
-    return f"<p>{html.escape(text)}</p>" if text else ""
+async def render_description(conn: Conn, user: UserRow, text: str) -> str:
+    """The channel description as HTML (Zulip-flavoured Markdown, like a message)."""
+    if not text:
+        return ""
+    return (await render(conn, user, text, "")).html
 
 
 def _normalize_requests(requests: Sequence[ChannelRequest]) -> list[ChannelRequest]:
@@ -112,6 +116,9 @@ async def check_add_subscriptions(
         authorized, unauthorized = await _authorize_existing(
             conn, user, list(existing.values()), others
         )
+        rendered = {
+            r.name: await render_description(conn, user, r.description or "") for r in missing
+        }
     if unauthorized and authorization_errors_fatal:
         raise ZulipError(f"Unable to access channel ({unauthorized[0].name}).")
     colors = {r.name: r.color for r in requests if r.color is not None}
@@ -119,7 +126,7 @@ async def check_add_subscriptions(
         NewChannel(
             name=r.name,
             description=r.description or "",
-            rendered_description=render_description(r.description or ""),
+            rendered_description=rendered[r.name],
         )
         for r in missing
     ]
@@ -183,6 +190,13 @@ async def _check_create(conn: Conn, realm: RealmRow, user: UserRow, options: Cre
         raise ZulipError("Insufficient permission")
     for name, value in options.group_settings.items():
         await check_group_setting_value(conn, name, value)
+    await check_folder(conn, options.folder_id)
+
+
+async def check_folder(conn: Conn, folder_id: int | None) -> None:
+    """A channel folder id must name an existing folder (None: no folder)."""
+    if folder_id is not None and await folder_store.get_channel_folder(conn, folder_id) is None:
+        raise ZulipError("Invalid channel folder ID")
 
 
 async def check_group_setting_value(conn: Conn, name: str, value: GroupSettingValue) -> None:
@@ -237,6 +251,8 @@ async def _create_stream(
         creator_id=user.id,
         settings_json=msgspec.json.encode(settings).decode(),
     )
+    if options.folder_id is not None:
+        await stream_store.update_stream(tx, stream_id, folder_id=options.folder_id)
     stream = await stream_store.get_stream_by_id(tx, stream_id)
     assert stream is not None
     audience = await access.stream_audience(tx, stream)

@@ -11,6 +11,7 @@ from teamchat.actions.user_topics import FOLLOWED, MUTED, UNMUTED
 from teamchat.lib import flags as fl
 from teamchat.lib.api_types import JsonDict
 from teamchat.lib.messages import display_topic
+from teamchat.store import message_flags as flag_store
 from teamchat.store import messages as message_store
 from teamchat.store import subscriptions as sub_store
 from teamchat.store import user_topics as user_topic_store
@@ -52,7 +53,7 @@ def _conversation(participants: list[int], user_id: int) -> tuple[str, object]:
 
 async def unread_msgs(conn: Conn, user_id: int, allow_empty_topic_name: bool) -> JsonDict:
     """The `unread_msgs` register state."""
-    rows = await message_store.unread_rows(conn, user_id, MAX_UNREAD_MESSAGES)
+    rows = await flag_store.unread_rows(conn, user_id, MAX_UNREAD_MESSAGES)
     muting = await load_muting(conn, user_id)
     participants = await message_store.dm_participants(
         conn, {int(r["recipient_id"]) for r in rows if r["stream_id"] is None}
@@ -106,7 +107,7 @@ async def unread_msgs(conn: Conn, user_id: int, allow_empty_topic_name: bool) ->
 async def message_details(conn: Conn, user_id: int, message_ids: list[int]) -> JsonDict:
     """What clients need to put messages back into their unread state (read removed)."""
     messages = await message_store.list_messages(conn, message_ids)
-    flags = await message_store.user_flags(conn, user_id, message_ids)
+    flags = await flag_store.user_flags(conn, user_id, message_ids)
     muting = await load_muting(conn, user_id)
     participants = await message_store.dm_participants(
         conn, {m.recipient_id for m in messages if m.stream_id is None}

@@ -119,3 +119,9 @@ async def delete_inactive(tx: Tx, stream_id: int, user_ids: Iterable[int]) -> No
         f" AND user_id IN ({_ids(user_ids)})",
         (stream_id,),
     )
+
+
+async def all_subscriber_ids(conn: Conn, stream_id: int) -> set[int]:
+    """Everyone with a subscription row, active or former."""
+    rows = await conn.fetchall("SELECT user_id FROM subscription WHERE stream_id = ?", (stream_id,))
+    return {int(r[0]) for r in rows}
