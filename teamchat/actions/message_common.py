@@ -152,7 +152,11 @@ async def messages_for_viewer(
     history_allowed = (
         settings.allow_edit_history and settings.message_edit_history_visibility_policy != "none"
     )
-    view = msgspec.structs.replace(view, allow_edit_history=history_allowed)
+    view = msgspec.structs.replace(
+        view,
+        allow_edit_history=history_allowed,
+        history_moves_only=settings.message_edit_history_visibility_policy == "moves",
+    )
     result = []
     for row in rows:
         extra = extras[row.id]

@@ -140,3 +140,10 @@ async def all_unread_ids(conn: Conn, user_id: int, limit: int) -> list[int]:
         (user_id, limit),
     )
     return [int(r[0]) for r in rows]
+
+
+async def bulk_insert_user_messages(tx: Tx, rows: Sequence[tuple[int, int, int]]) -> None:
+    """Insert many (user_id, message_id, flags) rows (imports and benchmarks)."""
+    await tx.executemany(
+        "INSERT INTO user_message (user_id, message_id, flags) VALUES (?, ?, ?)", list(rows)
+    )

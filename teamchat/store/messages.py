@@ -263,3 +263,16 @@ async def topic_history(
             (visible_to, recipient_id),
         )
     return sorted(((str(r[0]), int(r[1])) for r in rows), key=lambda r: -r[1])
+
+
+async def bulk_insert_messages(tx: Tx, rows: Sequence[tuple[object, ...]]) -> None:
+    """Insert many messages with explicit ids (imports and benchmarks).
+
+    Each row: (id, sender_id, recipient_id, stream_id, topic, content, rendered_content,
+    client, date_sent).
+    """
+    await tx.executemany(
+        "INSERT INTO message (id, sender_id, recipient_id, stream_id, topic, content,"
+        " rendered_content, client, date_sent) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        list(rows),
+    )
