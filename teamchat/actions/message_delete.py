@@ -69,6 +69,7 @@ async def _may_delete(
 
 
 async def check_delete_message(rt: Runtime, user: UserRow, message_id: int) -> None:
+    """DELETE /messages/{id}: check access and permission, then delete."""
     async with rt.db.read() as conn:
         realm = await realm_store.get_realm(conn)
         assert realm is not None

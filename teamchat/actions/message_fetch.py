@@ -250,6 +250,7 @@ async def _history_access(conn: Conn, user: UserRow, operand: object) -> bool:
 
 
 def check_anchor_window(anchor: Anchor) -> None:
+    """Zulip's checks on num_before, num_after and include_anchor."""
     if anchor.num_before < 0:
         raise ZulipError("num_before is too small")
     if anchor.num_after < 0:

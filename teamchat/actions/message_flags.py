@@ -40,6 +40,7 @@ RECENT_CONVERSATIONS_LIMIT = 1000
 
 
 def check_flag(op: str, flag: str) -> None:
+    """Raise Zulip's error unless `flag` is editable and `op` is add or remove."""
     if flag not in fl.FLAG_BITS and flag != "wildcard_mentioned":
         raise ZulipError(f"Invalid flag: '{flag}'")
     if flag in fl.NON_EDITABLE:

@@ -161,15 +161,7 @@ async def _move(
         event["new_stream_id"] = new.id
         move_entry.update(prev_stream=old.id, stream=new.id)
     entry.update(move_entry)
-    sub = await sub_store.get_subscription(tx, user.id, old.id)
-    history = access.can_access_history(user, old, sub is not None and sub.active)
-    visible_to = None if history else user.id
-    changed = [message.id]
-    if plan.propagate_mode != "change_one":
-        min_id = message.id if plan.propagate_mode == "change_later" else 0
-        changed = await message_store.topic_message_ids(
-            tx, message.recipient_id, message.topic, min_id=min_id, visible_to=visible_to
-        )
+    visible_to, changed = await _messages_to_move(tx, user, message, plan)
     target_had_messages = bool(
         await message_store.topic_message_ids(tx, new.recipient_id, topic, visible_to=None)
     )
@@ -197,6 +189,23 @@ async def _move(
     else:
         await _maybe_follow_moved_topic(rt, tx, message, new, topic, losers)
     return changed, losers
+
+
+async def _messages_to_move(
+    tx: Tx, user: UserRow, message: MessageRow, plan: EditPlan
+) -> tuple[int | None, list[int]]:
+    """(whose rows limit what the user sees of the topic, the ids propagate_mode selects)."""
+    assert plan.stream is not None
+    sub = await sub_store.get_subscription(tx, user.id, plan.stream.id)
+    history = access.can_access_history(user, plan.stream, sub is not None and sub.active)
+    visible_to = None if history else user.id
+    if plan.propagate_mode == "change_one":
+        return visible_to, [message.id]
+    min_id = message.id if plan.propagate_mode == "change_later" else 0
+    changed = await message_store.topic_message_ids(
+        tx, message.recipient_id, message.topic, min_id=min_id, visible_to=visible_to
+    )
+    return visible_to, changed
 
 
 async def _change_access(

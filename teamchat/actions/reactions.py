@@ -42,6 +42,7 @@ class ReactionAlreadyExistsError(ZulipError):
 
 
 def normalize_reaction_type(reaction_type: str | None) -> str | None:
+    """The stored reaction type (the SPEC alias mapped), or Zulip's "Invalid emoji type."."""
     if reaction_type is None:
         return None
     reaction_type = REACTION_TYPE_ALIASES.get(reaction_type, reaction_type)
@@ -177,6 +178,7 @@ async def check_remove_reaction(
 async def do_remove_reaction(
     rt: Runtime, user: UserRow, message: MessageRow, reaction: ReactionRow
 ) -> None:
+    """Delete the reaction; send reaction/remove to everyone who can see the message."""
     async with rt.db.write() as tx:
         await reaction_store.delete(tx, reaction)
         await _publish(rt, tx, user, message, reaction, add=False)

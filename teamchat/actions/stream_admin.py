@@ -270,6 +270,7 @@ def _publish(rt: Runtime, tx: Tx, payload: JsonDict, audience: list[int]) -> Non
 
 
 async def check_archive_stream(rt: Runtime, user: UserRow, stream_id: int) -> None:
+    """DELETE /streams/{id}: channel administrators archive a channel once."""
     async with rt.db.read() as conn:
         stream = await access_stream_for_admin(conn, user, stream_id)
     if stream.is_archived:

@@ -98,24 +98,12 @@ async def check_add_subscriptions(
     async with rt.db.read() as conn:
         realm = await realm_store.get_realm(conn)
         assert realm is not None
-        existing: dict[str, StreamRow] = {}
-        missing: list[ChannelRequest] = []
-        for request in requests:
-            stream = await stream_store.get_stream_by_name(conn, request.name)
-            if stream is None:
-                if request.name.lower() not in {m.name.lower() for m in missing}:
-                    missing.append(request)
-            elif stream.is_archived:
-                raise ZulipError(f"Channel '{stream.name}' is archived.")
-            else:
-                existing[stream.name.lower()] = stream
+        existing, missing = await _split_requests(conn, requests)
         if missing:
             await _check_create(conn, realm, user, options)
         targets = await subs.access_principals(conn, principals) if principals else [user]
         others = any(target.id != user.id for target in targets)
-        authorized, unauthorized = await _authorize_existing(
-            conn, user, list(existing.values()), others
-        )
+        authorized, unauthorized = await _authorize_existing(conn, user, existing, others)
         rendered = {
             r.name: await render_description(conn, user, r.description or "") for r in missing
         }
@@ -124,9 +112,7 @@ async def check_add_subscriptions(
     colors = {r.name: r.color for r in requests if r.color is not None}
     new = [
         NewChannel(
-            name=r.name,
-            description=r.description or "",
-            rendered_description=rendered[r.name],
+            name=r.name, description=r.description or "", rendered_description=rendered[r.name]
         )
         for r in missing
     ]
@@ -138,6 +124,23 @@ async def check_add_subscriptions(
     if not authorization_errors_fatal:
         result["unauthorized"] = [stream.name for stream in unauthorized]
     return result
+
+
+async def _split_requests(
+    conn: Conn, requests: Sequence[ChannelRequest]
+) -> tuple[list[StreamRow], list[ChannelRequest]]:
+    """(existing channels, requests for channels to create); archived ones are refused."""
+    existing: dict[int, StreamRow] = {}
+    missing: dict[str, ChannelRequest] = {}
+    for request in requests:
+        stream = await stream_store.get_stream_by_name(conn, request.name)
+        if stream is None:
+            missing.setdefault(request.name.lower(), request)
+        elif stream.is_archived:
+            raise ZulipError(f"Channel '{stream.name}' is archived.")
+        else:
+            existing[stream.id] = stream
+    return list(existing.values()), list(missing.values())
 
 
 async def _authorize_existing(

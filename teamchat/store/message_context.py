@@ -66,6 +66,7 @@ async def muting_user_ids(conn: Conn, sender_id: int) -> set[int]:
 
 
 async def conversation_has_messages(conn: Conn, recipient_id: int) -> bool:
+    """Whether any message was sent to this recipient."""
     row = await conn.fetchone(
         "SELECT 1 FROM message WHERE recipient_id = ? LIMIT 1", (recipient_id,)
     )

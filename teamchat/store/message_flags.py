@@ -58,6 +58,7 @@ async def add_user_messages(
 
 
 async def delete_user_messages(tx: Tx, user_ids: Iterable[int], message_ids: Sequence[int]) -> None:
+    """Delete these users' rows for these messages."""
     await tx.execute(
         f"DELETE FROM user_message WHERE user_id IN ({ids_sql(user_ids)})"
         f" AND message_id IN ({ids_sql(message_ids)})"
@@ -134,6 +135,7 @@ async def unread_ids_in(
 
 
 async def all_unread_ids(conn: Conn, user_id: int, limit: int) -> list[int]:
+    """The user's oldest unread message ids, up to `limit`."""
     rows = await conn.fetchall(
         "SELECT message_id FROM user_message WHERE user_id = ? AND (flags & 1) = 0"
         " ORDER BY message_id LIMIT ?",

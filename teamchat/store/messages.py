@@ -17,6 +17,7 @@ _BOOLS = ("has_link", "has_image", "has_attachment", "is_me_message")
 
 
 def row_to_message(row: sqlite3.Row) -> MessageRow:
+    """A MessageRow from a row selected with COLUMNS."""
     data = dict(row)
     for name in _BOOLS:
         data[name] = bool(data[name])
@@ -24,6 +25,7 @@ def row_to_message(row: sqlite3.Row) -> MessageRow:
 
 
 def ids_sql(values: Iterable[int]) -> str:
+    """Integer ids as a SQL list (NULL when empty, so IN () stays valid)."""
     return ",".join(str(int(v)) for v in values) or "NULL"
 
 
@@ -33,6 +35,7 @@ def dm_key(user_ids: Iterable[int]) -> str:
 
 
 async def get_dm_recipient_id(conn: Conn, user_ids: Iterable[int]) -> int | None:
+    """The recipient id of the conversation among these users, or None."""
     row = await conn.fetchone("SELECT id FROM recipient WHERE user_ids = ?", (dm_key(user_ids),))
     return int(row[0]) if row else None
 
@@ -76,6 +79,7 @@ async def insert_message(
     has_attachment: bool,
     is_me_message: bool,
 ) -> int:
+    """Insert one message; return its id."""
     return await tx.execute(
         "INSERT INTO message (sender_id, recipient_id, stream_id, topic, content,"
         " rendered_content, client, date_sent, has_link, has_image, has_attachment,"
@@ -106,6 +110,7 @@ async def insert_user_messages(tx: Tx, message_id: int, flags: dict[int, int]) -
 
 
 async def get_message(conn: Conn, message_id: int) -> MessageRow | None:
+    """The message with this id, or None."""
     row = await conn.fetchone(f"SELECT {COLUMNS} FROM message WHERE id = ?", (message_id,))
     return row_to_message(row) if row else None
 
@@ -148,6 +153,7 @@ async def topic_has_messages(
 
 
 async def max_user_message_id(conn: Conn, user_id: int) -> int:
+    """The newest message the user received (-1 if none)."""
     row = await conn.fetchone(
         "SELECT max(message_id) FROM user_message WHERE user_id = ?", (user_id,)
     )
@@ -166,6 +172,7 @@ async def update_content(
     is_me_message: bool,
     last_edit_time: int,
 ) -> None:
+    """Replace a message's content and what rendering found in it."""
     await tx.execute(
         "UPDATE message SET content = ?, rendered_content = ?, has_link = ?, has_image = ?,"
         " has_attachment = ?, is_me_message = ?, last_edit_time = ? WHERE id = ?",
@@ -242,6 +249,7 @@ async def delete_messages(tx: Tx, message_ids: Sequence[int]) -> None:
 
 
 async def first_message_id(conn: Conn, recipient_id: int) -> int | None:
+    """The oldest message of a recipient (channel or conversation), or None."""
     row = await conn.fetchone("SELECT min(id) FROM message WHERE recipient_id = ?", (recipient_id,))
     return int(row[0]) if row and row[0] is not None else None
 
