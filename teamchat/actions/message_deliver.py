@@ -11,6 +11,7 @@ import msgspec
 
 from teamchat.actions import channel_access as access
 from teamchat.actions.message_common import links_for_topic
+from teamchat.actions.uploads import link_attachments
 from teamchat.actions.user_topics import FOLLOWED, INHERIT, MUTED, UNMUTED, set_policy_in_tx
 from teamchat.events import rules_messages as rules
 from teamchat.events.types_streams import StreamUpdateEvent
@@ -88,6 +89,7 @@ async def do_send_message(
         row = msgspec.structs.replace(row, id=message_id)
         flags = await _recipient_flags(tx, sender, draft, recipient_id)
         await message_store.insert_user_messages(tx, message_id, flags)
+        await link_attachments(rt, tx, sender, message_id, now, draft.rendered.attachment_path_ids)
         policy = None
         if stream is not None:
             await _channel_bookkeeping(rt, tx, stream, message_id, now)
