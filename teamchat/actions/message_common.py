@@ -26,6 +26,7 @@ from teamchat.render.markdown import (
     render_markdown,
     topic_links,
 )
+from teamchat.runtime import Runtime
 from teamchat.store import message_context as context_store
 from teamchat.store import message_flags as flag_store
 from teamchat.store import messages as message_store
@@ -170,3 +171,9 @@ async def messages_for_viewer(
         obj["flags"] = fl.flag_names(flags.get(row.id, fl.HISTORICAL_FLAGS))
         result.append(obj)
     return result
+
+
+async def render_preview(rt: Runtime, user: UserRow, content: str, realm_url: str) -> str:
+    """POST /messages/render: the HTML `content` would get if `user` sent it."""
+    async with rt.db.read() as conn:
+        return (await render(conn, user, content, realm_url)).html

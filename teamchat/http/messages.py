@@ -7,7 +7,7 @@ from typing import Any
 import msgspec
 from litestar import Request
 
-from teamchat.actions import message_fetch, message_send, message_state
+from teamchat.actions import message_common, message_fetch, message_send, message_state
 from teamchat.errors import RequestVariableMissingError, ZulipError
 from teamchat.http.params import Params, as_bool, as_int, as_json, as_str
 from teamchat.http.routing import get, post
@@ -158,3 +158,12 @@ async def get_message(message_id: int, params: Params, user: UserRow, rt: Runtim
     )
     raw_content, message = await message_fetch.get_message(rt, user, message_id, view)
     return params.success(raw_content=raw_content, message=message)
+
+
+@post("/messages/render")
+async def render_message(
+    request: Request[Any, Any, Any], params: Params, user: UserRow, rt: Runtime
+) -> JsonDict:
+    content = params.required("content", as_str)
+    rendered = await message_common.render_preview(rt, user, content, realm_url(request, rt))
+    return params.success(rendered=rendered)
