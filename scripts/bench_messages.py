@@ -43,7 +43,48 @@ from teamchat.store import subscriptions as sub_store  # noqa: E402
 from teamchat.store import users as user_store  # noqa: E402
 from tests.support.server import free_port  # noqa: E402
 
-WORDS = ["alpha", "bravo", "charlie", "delta", "echo", "foxtrot", "golf", "hotel", "india", "juliet", "kilo", "lima", "mike", "november", "oscar", "papa", "quebec", "romeo", "sierra", "tango", "uniform", "victor", "whiskey", "xray", "yankee", "zulu", "deploy", "release", "bug", "fix", "review", "meeting", "lunch", "coffee", "design", "database", "index", "query", "server", "client"]
+WORDS = [
+    "alpha",
+    "bravo",
+    "charlie",
+    "delta",
+    "echo",
+    "foxtrot",
+    "golf",
+    "hotel",
+    "india",
+    "juliet",
+    "kilo",
+    "lima",
+    "mike",
+    "november",
+    "oscar",
+    "papa",
+    "quebec",
+    "romeo",
+    "sierra",
+    "tango",
+    "uniform",
+    "victor",
+    "whiskey",
+    "xray",
+    "yankee",
+    "zulu",
+    "deploy",
+    "release",
+    "bug",
+    "fix",
+    "review",
+    "meeting",
+    "lunch",
+    "coffee",
+    "design",
+    "database",
+    "index",
+    "query",
+    "server",
+    "client",
+]
 BATCH = 20000
 
 
@@ -142,7 +183,7 @@ def timed_get(client: httpx.Client, params: dict[str, object], runs: int) -> tup
 
 
 def measure_narrows(base: str, layout: Layout, runs: int) -> None:
-    owner_id, email, key = layout.users[0]
+    _, email, key = layout.users[0]
     stream_id = layout.channels[0][0]
     other = layout.dm_recipients[0][1][1]
     narrows = {

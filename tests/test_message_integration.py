@@ -104,7 +104,7 @@ def test_user_group_mentions(owner: Api, make_user: MakeUser) -> None:
 
 def test_channel_folders_and_rendered_descriptions(owner: Api) -> None:
     folder = owner.ok(
-        "POST", "/channel_folders/create", name=f"Folder {next(_numbers)}", description=""
+        "POST", "/channel_folders/create", name=f"Messaging folder {next(_numbers)}", description=""
     )["channel_folder_id"]
     name = unique_name("Foldered")
     owner.ok(
