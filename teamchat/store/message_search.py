@@ -145,3 +145,15 @@ async def first_unread(conn: Conn, query: Query) -> int | None:
     )
     rows = await fetch_window(conn, unread, start=0, descending=False, limit=1)
     return rows[0][0] if rows else None
+
+
+async def fetch_ids(
+    conn: Conn, query: Query, message_ids: list[int]
+) -> list[tuple[int, int | None]]:
+    """(id, flags or None) of the given messages that match the query, by id."""
+    from_sql, params, _ = _base(query)
+    rows = await conn.fetchall(
+        f"SELECT m.id, um.flags {from_sql} AND m.id IN ({_ids(message_ids)}) ORDER BY m.id",
+        tuple(params),
+    )
+    return [(int(r[0]), None if r[1] is None else int(r[1])) for r in rows]
