@@ -245,3 +245,17 @@ def test_messages_by_id(alice: Api, bob: Api, channel: tuple[str, list[int]]) ->
         bob.get("/messages", message_ids=[1], anchor="newest"),
         "Unsupported parameter combination: anchor, message_ids",
     )
+
+
+def test_all_public_streams_queues(alice: Api, make_user: MakeUser) -> None:
+    watcher = make_user("Watcher Bot")
+    everything = Queue(watcher, event_types=["message"], all_public_streams=True)
+    usual = Queue(watcher, event_types=["message"])
+    public, private = unique_name("Watched"), unique_name("Unwatched")
+    subscribe(alice, public)
+    subscribe(alice, private, invite_only=True)
+    send(alice, public, "t", "seen by all_public_streams queues")
+    send(alice, private, "t", "not seen")
+    [event] = everything.events()
+    assert event["message"]["display_recipient"] == public and event["flags"] == []
+    assert usual.events() == []

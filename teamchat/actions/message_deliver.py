@@ -14,6 +14,7 @@ from teamchat.actions.message_common import links_for_topic
 from teamchat.actions.uploads import link_attachments
 from teamchat.actions.user_topics import FOLLOWED, INHERIT, MUTED, UNMUTED, set_policy_in_tx
 from teamchat.events import rules_messages as rules
+from teamchat.events.internal import IF_CAPS
 from teamchat.events.types_streams import StreamUpdateEvent
 from teamchat.lib import channels as ch
 from teamchat.lib import flags as fl
@@ -258,6 +259,22 @@ async def _publish_message(
         for user_id, bits in flags.items()
     }
     tx.after_commit(lambda: rt.broker.publish(event, audience))
+    if draft.stream is not None and draft.stream.is_public:
+        tx.after_commit(lambda: _publish_to_all_public_streams_queues(rt, event, set(flags)))
+
+
+def _publish_to_all_public_streams_queues(
+    rt: Runtime, event: JsonDict, receivers: set[int]
+) -> None:
+    """Queues registered with all_public_streams get public channel messages they were not
+    sent (with no flags), like Zulip's all_public_streams clients."""
+    watchers = {q.user_id for q in rt.broker.queues.values() if q.caps.all_public_streams}
+    extra = {
+        user_id: {"flags": [], rules.EMAIL_VISIBLE: False}
+        for user_id in sorted(watchers - receivers)
+    }
+    if extra:
+        rt.broker.publish({**event, IF_CAPS: {"all_public_streams": True}}, extra)
 
 
 async def _email_visibility(tx: Tx, sender: UserRow, user_ids: list[int]) -> dict[int, bool]:
