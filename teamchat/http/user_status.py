@@ -1,4 +1,4 @@
-"""POST /users/me/status, POST /users/{user_id}/status (administrators), GET /users/{user_id}/status."""
+"""POST /users/me/status, POST /users/{user_id}/status (administrators), GET its status."""
 
 from __future__ import annotations
 
