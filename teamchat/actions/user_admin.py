@@ -240,3 +240,11 @@ async def can_create_bot(conn: Conn, realm: RealmRow, actor: UserRow, bot_type: 
         return True
     write_only = settings["can_create_write_only_bots_group"]
     return bot_type == 2 and await store.groups.is_user_in_setting(conn, actor, write_only)
+
+
+async def do_change_user_role(rt: Runtime, target: UserRow, role: Role) -> None:
+    """Give `target` a new role (the last human owner keeps theirs); send role."""
+    async with rt.db.write() as tx:
+        user = await _fresh(tx, target.id)
+        if user.role != role:
+            await apply_role(rt, tx, user, role)
