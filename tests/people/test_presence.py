@@ -151,3 +151,24 @@ def test_a_realm_with_presence_disabled(start_server) -> None:  # type: ignore[n
         body = owner.ok("POST", "/users/me/presence", status="active")
         assert body["presences"] == {} and body["presence_last_update_id"] == -1
         assert events(owner, queue, type="presence") == []
+
+
+def test_register_presence_parameters(make_user) -> None:  # type: ignore[no-untyped-def]
+    user = make_user(full_name="Reconnecting Client")
+    newest = user.ok("POST", "/users/me/presence", status="active", last_update_id=-1)[
+        "presence_last_update_id"
+    ]
+    state = user.ok(
+        "POST", "/register", fetch_event_types=["presence"], presence_last_update_id=newest
+    )
+    assert state["presences"] == {} and state["presence_last_update_id"] == newest
+    other = make_user(full_name="Newcomer Pinger")
+    other.ok("POST", "/users/me/presence", status="idle")
+    state = user.ok(
+        "POST", "/register", fetch_event_types=["presence"], presence_last_update_id=newest
+    )
+    assert list(state["presences"]) == [str(other.user_id)]
+    none = user.ok(
+        "POST", "/register", fetch_event_types=["presence"], presence_history_limit_days=0
+    )
+    assert none["presences"] == {} and none["presence_last_update_id"] == -1
