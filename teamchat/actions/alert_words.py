@@ -21,6 +21,7 @@ async def _alert_words_state(ctx: StateContext) -> None:
 
 
 async def get_alert_words(rt: Runtime, user: UserRow) -> list[str]:
+    """The user's alert words, in the order they were added."""
     async with rt.db.read() as conn:
         return await words_store.list_words(conn, user.id)
 

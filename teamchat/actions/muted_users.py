@@ -25,6 +25,7 @@ async def _muted_users_state(ctx: StateContext) -> None:
 
 
 async def check_mute_user(rt: Runtime, user: UserRow, muted_user_id: int) -> None:
+    """POST /users/me/muted_users/{id}: any other user, bots and deactivated users too."""
     if user.id == muted_user_id:
         raise ZulipError("Cannot mute self")
     async with rt.db.read() as conn:
@@ -45,6 +46,7 @@ async def do_mute_user(rt: Runtime, user: UserRow, muted_user_id: int) -> None:
 
 
 async def check_unmute_user(rt: Runtime, user: UserRow, muted_user_id: int) -> None:
+    """DELETE /users/me/muted_users/{id}."""
     async with rt.db.read() as conn:
         await access_user_by_id(
             conn, user, muted_user_id, allow_bots=True, allow_deactivated=True, for_admin=False

@@ -30,6 +30,7 @@ async def words_by_user(conn: Conn, user_ids: list[int] | None = None) -> dict[i
 
 
 async def add_words(tx: Tx, user_id: int, words: list[str]) -> None:
+    """Insert words (exact duplicates are skipped)."""
     await tx.executemany(
         "INSERT OR IGNORE INTO alert_word (user_id, word) VALUES (?, ?)",
         [(user_id, word) for word in words],
@@ -37,6 +38,7 @@ async def add_words(tx: Tx, user_id: int, words: list[str]) -> None:
 
 
 async def delete_words(tx: Tx, user_id: int, words: list[str]) -> None:
+    """Delete exactly these words of the user."""
     await tx.executemany(
         "DELETE FROM alert_word WHERE user_id = ? AND word = ?", [(user_id, w) for w in words]
     )

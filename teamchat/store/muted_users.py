@@ -7,6 +7,7 @@ from teamchat.store.db import Conn, Tx
 
 
 async def list_muted(conn: Conn, user_id: int) -> list[MutedUserRow]:
+    """The users `user_id` muted, oldest mute first."""
     rows = await conn.fetchall(
         "SELECT user_id, muted_user_id, date_muted FROM muted_user WHERE user_id = ?"
         " ORDER BY date_muted, muted_user_id",
