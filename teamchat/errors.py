@@ -11,7 +11,11 @@ A leaf module: it imports nothing from teamchat. Raise these anywhere below the 
      │    ├── OrganizationAdministratorRequiredError
      │    └── OrganizationOwnerRequiredError
      ├── ReactionDoesNotExistError     REACTION_DOES_NOT_EXIST
+     ├── SystemGroupRequiredError      (a setting that only takes system groups)
+     ├── PreviousSettingValueMismatchedError EXPECTATION_MISMATCH
+     ├── CannotDeactivateGroupInUseError CANNOT_DEACTIVATE_GROUP_IN_USE, objections
      ├── PushServiceNotConfiguredError PUSH_SERVICE_NOT_CONFIGURED
+     ├── BadImageError                 BAD_IMAGE (uploaded image of the wrong kind)
      ├── CannotDeactivateLastUserError CANNOT_DEACTIVATE_LAST_USER, is_last_owner, entity
      ├── ResourceNotFoundError         404 BAD_REQUEST (unknown route, Zulip's JSON 404)
      ├── MethodNotAllowedError         405 BAD_REQUEST
@@ -163,6 +167,36 @@ class RateLimitedError(ZulipError):
     @property
     def headers(self) -> Mapping[str, str]:
         return {"Retry-After": str(max(1, round(self.retry_after_secs)))}
+
+
+class BadImageError(ZulipError):
+    code = "BAD_IMAGE"
+
+
+class SystemGroupRequiredError(ZulipError):
+    def __init__(self, setting_name: str) -> None:
+        super().__init__(f"'{setting_name}' must be a system user group.")
+
+
+class PreviousSettingValueMismatchedError(ZulipError):
+    code = "EXPECTATION_MISMATCH"
+
+    def __init__(self) -> None:
+        super().__init__("'old' value does not match the expected value.")
+
+
+class CannotDeactivateGroupInUseError(ZulipError):
+    code = "CANNOT_DEACTIVATE_GROUP_IN_USE"
+
+    def __init__(self, objections: list[dict[str, object]]) -> None:
+        super().__init__("Cannot deactivate user group in use.", objections=objections)
+
+
+class ValidationFailureError(ZulipError):
+    """A model validation failure: the first message, and every message by field."""
+
+    def __init__(self, msg: str, errors: dict[str, list[str]]) -> None:
+        super().__init__(msg, errors=errors)
 
 
 class CannotDeactivateLastUserError(ZulipError):

@@ -91,6 +91,88 @@ class UserRow(msgspec.Struct, frozen=True, kw_only=True):
         return self.role == Role.GUEST
 
 
+class UserGroupRow(msgspec.Struct, frozen=True, kw_only=True):
+    id: int
+    name: str
+    description: str
+    is_system_group: bool
+    deactivated: bool
+    date_created: int | None
+    creator_id: int | None
+    # JSON object: the group's own permission settings (group ids or anonymous groups).
+    settings_json: str
+
+
+class ChannelFolderRow(msgspec.Struct, frozen=True, kw_only=True):
+    id: int
+    name: str
+    description: str
+    rendered_description: str
+    order: int
+    date_created: int
+    creator_id: int | None
+    is_archived: bool
+
+
+class LinkifierRow(msgspec.Struct, frozen=True, kw_only=True):
+    id: int
+    pattern: str
+    url_template: str
+    order: int
+
+
+class PlaygroundRow(msgspec.Struct, frozen=True, kw_only=True):
+    id: int
+    name: str
+    pygments_language: str
+    url_template: str
+
+
+class InvitationRow(msgspec.Struct, frozen=True, kw_only=True):
+    id: int
+    # None for a reusable invitation link.
+    email: str | None
+    key: str
+    referred_by: int
+    invited_as: int
+    date_created: int
+    # None: never expires.
+    expiry_date: int | None
+    # 0 active, 1 used (email invitations), 2 revoked.
+    status: int
+    stream_ids: list[int]
+    group_ids: list[int]
+    include_realm_default_subscriptions: bool
+    notify_referrer_on_join: bool
+    welcome_message_custom_text: str | None
+
+    @property
+    def is_multiuse(self) -> bool:
+        return self.email is None
+
+
+class ClientDeviceRow(msgspec.Struct, frozen=True, kw_only=True):
+    id: int
+    user_id: int
+    date_created: int
+    push_key_id: int | None
+    push_key: bytes | None
+    token_kind: str | None
+    token_id: bytes | None
+    bouncer_public_key: str | None
+    encrypted_push_registration: str | None
+    push_updated: int | None
+
+
+class LegacyPushTokenRow(msgspec.Struct, frozen=True, kw_only=True):
+    id: int
+    user_id: int
+    kind: str
+    token: str
+    ios_app_id: str | None
+    date_created: int
+
+
 class CustomProfileFieldRow(msgspec.Struct, frozen=True, kw_only=True):
     id: int
     name: str
@@ -151,3 +233,94 @@ class AttachmentRow(msgspec.Struct, frozen=True, kw_only=True):
     size: int
     owner_id: int
     create_time: int
+
+
+class RealmEmojiRow(msgspec.Struct, frozen=True, kw_only=True):
+    id: int
+    name: str
+    file_name: str
+    content_type: str
+    author_id: int | None
+    date_created: int
+    deactivated: bool
+    # Whether a still (first frame) of an animated image is stored.
+    has_still: bool
+
+
+class StreamRow(msgspec.Struct, frozen=True, kw_only=True):
+    id: int
+    name: str
+    description: str
+    rendered_description: str
+    invite_only: bool
+    is_web_public: bool
+    history_public_to_subscribers: bool
+    message_retention_days: int | None
+    topics_policy: str
+    date_created: int
+    creator_id: int | None
+    is_archived: bool
+    first_message_id: int | None
+    folder_id: int | None
+    recipient_id: int
+    # JSON object: permission setting name -> group id or anonymous group.
+    settings_json: str
+
+    @property
+    def is_public(self) -> bool:
+        return not self.invite_only
+
+
+class SubscriptionRow(msgspec.Struct, frozen=True, kw_only=True):
+    stream_id: int
+    user_id: int
+    active: bool
+    color: str
+    is_muted: bool
+    pin_to_top: bool
+    desktop_notifications: bool | None
+    audible_notifications: bool | None
+    push_notifications: bool | None
+    email_notifications: bool | None
+    wildcard_mentions_notify: bool | None
+
+
+class MessageRow(msgspec.Struct, frozen=True, kw_only=True):
+    id: int
+    sender_id: int
+    recipient_id: int
+    # None for direct messages.
+    stream_id: int | None
+    topic: str
+    content: str
+    rendered_content: str
+    client: str
+    date_sent: int
+    last_edit_time: int | None
+    last_moved_time: int | None
+    # JSON list of edit entries, oldest first.
+    edit_history: str | None
+    has_link: bool
+    has_image: bool
+    has_attachment: bool
+    is_me_message: bool
+
+    @property
+    def is_stream_message(self) -> bool:
+        return self.stream_id is not None
+
+
+class ReactionRow(msgspec.Struct, frozen=True, kw_only=True):
+    message_id: int
+    user_id: int
+    emoji_name: str
+    emoji_code: str
+    reaction_type: str
+
+
+class UserTopicRow(msgspec.Struct, frozen=True, kw_only=True):
+    user_id: int
+    stream_id: int
+    topic_name: str
+    visibility_policy: int
+    last_updated: int

@@ -22,7 +22,8 @@ def test_creating_a_user(owner: Api) -> None:
             "POST", "/users", email=unique_email(), password="pw-123456", full_name="Evented"
         ),
     )
-    assert [e["type"] for e in events] == ["realm_user"]
+    # The new member also joins role:fullmembers and role:members (user_group/add_members).
+    assert [e["type"] for e in events] == ["realm_user", "user_group", "user_group"]
 
 
 def test_changing_an_avatar(server: ServerProcess, make_user) -> None:  # type: ignore[no-untyped-def]

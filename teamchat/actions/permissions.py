@@ -8,6 +8,7 @@ from teamchat.errors import (
     OrganizationOwnerRequiredError,
 )
 from teamchat.lib import realm_settings
+from teamchat.lib.group_permissions import REALM_PERMISSIONS
 from teamchat.lib.realm_settings import GroupSettingValue
 from teamchat.records import RealmRow, UserRow
 from teamchat.store.db import Conn
@@ -29,7 +30,15 @@ async def realm_group_settings(conn: Conn, realm: RealmRow) -> dict[str, GroupSe
     return realm_settings.group_settings(realm.settings_json, ids)
 
 
-async def has_realm_permission(conn: Conn, realm: RealmRow, user: UserRow, setting: str) -> bool:
-    """Whether `user` is in the group that the realm setting `setting` names."""
+async def has_realm_permission(
+    conn: Conn, realm: RealmRow, user: UserRow, setting: str, *, now: int | None = None
+) -> bool:
+    """Whether `user` is in the group that the realm setting `setting` names.
+
+    Guests never have a permission whose setting may not be `role:everyone` (Zulip's
+    user_has_permission_for_group_setting).
+    """
+    if user.is_guest and not REALM_PERMISSIONS[setting].allow_everyone_group:
+        return False
     value = (await realm_group_settings(conn, realm))[setting]
-    return await store.groups.is_user_in_setting(conn, user, value)
+    return await store.groups.is_user_in_setting(conn, user, value, now=now)

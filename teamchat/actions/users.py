@@ -9,6 +9,7 @@ import asyncio
 import sqlite3
 
 from teamchat import store
+from teamchat.actions.system_group_events import publish_system_group_joins
 from teamchat.errors import ZulipError
 from teamchat.events.types import BotObject, RealmBotAddEvent, RealmUserAddEvent
 from teamchat.lib import user_settings, wire
@@ -141,7 +142,8 @@ async def insert_user(
 async def publish_user_added(
     rt: Runtime, tx: Tx, user: UserRow, realm_host: str, services: list[JsonDict] | None = None
 ) -> None:
-    """Queue realm_user/add for every active user, and realm_bot/add for a bot's audience."""
+    """Queue realm_user/add for every active user, user_group/add_members for the system
+    groups the account joins, and realm_bot/add for a bot's audience."""
     viewers = await store.users.list_users(tx, is_active=True)
     audience = {
         viewer.id: {
@@ -153,6 +155,7 @@ async def publish_user_added(
         person=wire.user_object(user, viewer=None, realm_host=realm_host, profile_data={})
     )
     tx.after_commit(lambda: rt.broker.publish(event, audience))
+    await publish_system_group_joins(rt, tx, user)
     if user.is_bot and user.bot_type is not None:
         bot_event = RealmBotAddEvent(bot=bot_object(user, services or []))
         admins = [

@@ -12,7 +12,7 @@ from collections.abc import Callable
 
 import msgspec
 
-from teamchat.events.types import JsonDict
+from teamchat.lib.api_types import JsonDict
 
 # Events for legacy clients only (Zulip hides them from `user_settings_object` clients).
 LEGACY_SETTINGS_EVENTS = frozenset({"update_display_settings", "update_global_notifications"})
@@ -38,6 +38,7 @@ class ClientCapabilities(msgspec.Struct, frozen=True, kw_only=True):
     individual_emoji_changes: bool = False
     archived_channels: bool = False
     user_list_incomplete: bool = False
+    linkifier_url_template: bool = False
     client_name: str = ""
     # The initial `presences`: only changes after this id, and at most this many days old.
     presence_last_update_id: int | None = None
@@ -56,6 +57,7 @@ class ClientCapabilities(msgspec.Struct, frozen=True, kw_only=True):
             include_deactivated_groups=True,
             empty_topic_name=True,
             individual_emoji_changes=True,
+            linkifier_url_template=True,
         )
 
 

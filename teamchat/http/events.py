@@ -36,6 +36,7 @@ CAPABILITY_NAMES = (
     "individual_emoji_changes",
     "archived_channels",
     "user_list_incomplete",
+    "linkifier_url_template",
 )
 # zulip-compat: the mobile app asks for a long-lived queue with idle_queue_timeout="mobile".
 MOBILE_QUEUE_TIMEOUT_SECS = 7 * 24 * 3600

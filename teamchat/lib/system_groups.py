@@ -2,6 +2,9 @@
 
 Membership of a system group is derived from roles, never stored: `role:moderators` holds
 moderators directly and `role:administrators` (which holds owners) as a subgroup, and so on.
+`role:fullmembers` holds the members whose account is older than the realm's
+`waiting_period_threshold` (in days); `role:members` holds every member directly and
+`role:fullmembers` as its subgroup, as in Zulip.
 """
 
 from __future__ import annotations
@@ -40,7 +43,7 @@ SYSTEM_GROUPS: Mapping[str, tuple[str, frozenset[Role], tuple[str, ...]]] = {
     MEMBERS: (
         "Members of this organization, not including guests",
         frozenset({Role.MEMBER}),
-        (MODERATORS,),
+        (FULL_MEMBERS,),
     ),
     EVERYONE: (
         "Everyone in this organization, including guests",
@@ -61,6 +64,24 @@ def roles_in(name: str) -> frozenset[Role]:
     return frozenset(result)
 
 
-def direct_group_for_role(role: Role) -> list[str]:
-    """The system groups a user of `role` is a direct member of."""
-    return [name for name, (_, roles, _) in SYSTEM_GROUPS.items() if role in roles]
+def direct_group_for_role(role: Role, *, is_full_member: bool = True) -> list[str]:
+    """The system groups a user of `role` is a direct member of.
+
+    A member still within the waiting period (`is_full_member` false) is not in
+    `role:fullmembers`.
+    """
+    return [
+        name
+        for name, (_, roles, _) in SYSTEM_GROUPS.items()
+        if role in roles and (is_full_member or name != FULL_MEMBERS)
+    ]
+
+
+SECS_PER_DAY = 86400
+
+
+def is_full_member(role: Role, date_joined: int, now: int, waiting_period_days: int) -> bool:
+    """Zulip's "full member": any role but member, or a member past the waiting period."""
+    if role != Role.MEMBER:
+        return True
+    return (now - date_joined) // SECS_PER_DAY >= waiting_period_days

@@ -1,6 +1,11 @@
-"""Queries on user groups: system groups (members derived from roles) and named groups."""
+"""Queries on user groups: system groups (members derived from roles) and named groups.
+
+Membership checks live here; listing and editing named groups is in `store.user_groups`.
+"""
 
 from __future__ import annotations
+
+import time
 
 from teamchat.lib import system_groups as sg
 from teamchat.lib.realm_settings import GroupSettingValue
@@ -46,11 +51,31 @@ async def system_group_ids(conn: Conn) -> dict[str, int]:
     return {str(row[0]): int(row[1]) for row in rows}
 
 
-async def is_user_in_groups(conn: Conn, user: UserRow, group_ids: list[int]) -> bool:
-    """Whether active `user` belongs to any of `group_ids`, directly or through subgroups."""
+async def waiting_period_days(conn: Conn) -> int:
+    """The realm's `waiting_period_threshold` (days before a member is a full member)."""
+    row = await conn.fetchone(
+        "SELECT coalesce(json_extract(settings_json, '$.waiting_period_threshold'), 0)"
+        " FROM realm ORDER BY id LIMIT 1"
+    )
+    return int(row[0]) if row else 0
+
+
+async def is_user_in_groups(
+    conn: Conn, user: UserRow, group_ids: list[int], *, now: int | None = None
+) -> bool:
+    """Whether active `user` belongs to any of `group_ids`, directly or through subgroups.
+
+    `now` (epoch seconds, default: the wall clock) decides `role:fullmembers` membership.
+    """
     if not user.is_active or not group_ids:
         return False
-    role_groups = sg.direct_group_for_role(user.role)
+    full = sg.is_full_member(
+        user.role,
+        user.date_joined,
+        int(time.time()) if now is None else now,
+        await waiting_period_days(conn),
+    )
+    role_groups = sg.direct_group_for_role(user.role, is_full_member=full)
     placeholders = ",".join("?" * len(role_groups)) or "NULL"
     row = await conn.fetchone(
         _REACHABLE + "SELECT EXISTS (SELECT 1 FROM reach JOIN user_group g ON g.id = reach.id WHERE"
@@ -62,13 +87,15 @@ async def is_user_in_groups(conn: Conn, user: UserRow, group_ids: list[int]) -> 
     return bool(row and row[0])
 
 
-async def is_user_in_setting(conn: Conn, user: UserRow, value: GroupSettingValue) -> bool:
+async def is_user_in_setting(
+    conn: Conn, user: UserRow, value: GroupSettingValue, *, now: int | None = None
+) -> bool:
     """Whether `user` satisfies a group-valued setting (a group id or an anonymous group)."""
     if isinstance(value, int):
-        return await is_user_in_groups(conn, user, [value])
+        return await is_user_in_groups(conn, user, [value], now=now)
     if user.is_active and user.id in value.get("direct_members", []):
         return True
-    return await is_user_in_groups(conn, user, list(value.get("direct_subgroups", [])))
+    return await is_user_in_groups(conn, user, list(value.get("direct_subgroups", [])), now=now)
 
 
 def _json_ids(ids: list[int]) -> str:

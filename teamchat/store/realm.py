@@ -29,3 +29,9 @@ async def insert(tx: Tx, *, name: str, description: str, host: str, date_created
 
 async def update_settings_json(tx: Tx, realm_id: int, settings_json: str) -> None:
     await tx.execute("UPDATE realm SET settings_json = ? WHERE id = ?", (settings_json, realm_id))
+
+
+async def update_name_description(tx: Tx, realm_id: int, *, name: str, description: str) -> None:
+    await tx.execute(
+        "UPDATE realm SET name = ?, description = ? WHERE id = ?", (name, description, realm_id)
+    )

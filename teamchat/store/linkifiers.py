@@ -1,0 +1,75 @@
+"""Queries on linkifiers (ordered) and code playgrounds."""
+
+from __future__ import annotations
+
+from teamchat.records import LinkifierRow, PlaygroundRow
+from teamchat.store.db import Conn, Tx
+
+
+async def list_linkifiers(conn: Conn) -> list[LinkifierRow]:
+    """Linkifiers in the order they apply."""
+    rows = await conn.fetchall(
+        'SELECT id, pattern, url_template, "order" FROM linkifier ORDER BY "order", id'
+    )
+    return [LinkifierRow(**dict(row)) for row in rows]
+
+
+async def get_linkifier(conn: Conn, linkifier_id: int) -> LinkifierRow | None:
+    row = await conn.fetchone(
+        'SELECT id, pattern, url_template, "order" FROM linkifier WHERE id = ?', (linkifier_id,)
+    )
+    return LinkifierRow(**dict(row)) if row else None
+
+
+async def insert_linkifier(tx: Tx, *, pattern: str, url_template: str) -> int:
+    """Add a linkifier after every existing one."""
+    return await tx.execute(
+        'INSERT INTO linkifier (pattern, url_template, "order") VALUES (?, ?,'
+        ' (SELECT coalesce(max("order"), -1) + 1 FROM linkifier))',
+        (pattern, url_template),
+    )
+
+
+async def update_linkifier(tx: Tx, linkifier_id: int, *, pattern: str, url_template: str) -> None:
+    await tx.execute(
+        "UPDATE linkifier SET pattern = ?, url_template = ? WHERE id = ?",
+        (pattern, url_template, linkifier_id),
+    )
+
+
+async def delete_linkifier(tx: Tx, linkifier_id: int) -> int:
+    """Delete one linkifier; return how many rows went (0 or 1)."""
+    return await tx.execute_rowcount("DELETE FROM linkifier WHERE id = ?", (linkifier_id,))
+
+
+async def set_linkifier_order(tx: Tx, linkifier_ids: list[int]) -> None:
+    await tx.executemany(
+        'UPDATE linkifier SET "order" = ? WHERE id = ?',
+        [(position, linkifier_id) for position, linkifier_id in enumerate(linkifier_ids)],
+    )
+
+
+async def list_playgrounds(conn: Conn) -> list[PlaygroundRow]:
+    rows = await conn.fetchall(
+        "SELECT id, name, pygments_language, url_template FROM playground ORDER BY id"
+    )
+    return [PlaygroundRow(**dict(row)) for row in rows]
+
+
+async def get_playground(conn: Conn, playground_id: int) -> PlaygroundRow | None:
+    row = await conn.fetchone(
+        "SELECT id, name, pygments_language, url_template FROM playground WHERE id = ?",
+        (playground_id,),
+    )
+    return PlaygroundRow(**dict(row)) if row else None
+
+
+async def insert_playground(tx: Tx, *, name: str, pygments_language: str, url_template: str) -> int:
+    return await tx.execute(
+        "INSERT INTO playground (name, pygments_language, url_template) VALUES (?, ?, ?)",
+        (name, pygments_language, url_template),
+    )
+
+
+async def delete_playground(tx: Tx, playground_id: int) -> None:
+    await tx.execute("DELETE FROM playground WHERE id = ?", (playground_id,))
