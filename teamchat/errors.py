@@ -16,6 +16,7 @@ A leaf module: it imports nothing from teamchat. Raise these anywhere below the 
      ├── CannotDeactivateGroupInUseError CANNOT_DEACTIVATE_GROUP_IN_USE, objections
      ├── PushServiceNotConfiguredError PUSH_SERVICE_NOT_CONFIGURED
      ├── BadImageError                 BAD_IMAGE (uploaded image of the wrong kind)
+     ├── CannotDeactivateLastUserError CANNOT_DEACTIVATE_LAST_USER, is_last_owner, entity
      ├── ResourceNotFoundError         404 BAD_REQUEST (unknown route, Zulip's JSON 404)
      ├── MethodNotAllowedError         405 BAD_REQUEST
      ├── UnauthorizedError             401 UNAUTHORIZED (+ WWW-Authenticate)
@@ -196,3 +197,15 @@ class ValidationFailureError(ZulipError):
 
     def __init__(self, msg: str, errors: dict[str, list[str]]) -> None:
         super().__init__(msg, errors=errors)
+
+
+class CannotDeactivateLastUserError(ZulipError):
+    """DELETE /users/me by the only user or the only owner (Zulip's extra fields)."""
+
+    code = "CANNOT_DEACTIVATE_LAST_USER"
+
+    def __init__(self, *, is_last_owner: bool) -> None:
+        entity = "organization owner" if is_last_owner else "user"
+        super().__init__(
+            f"Cannot deactivate the only {entity}", is_last_owner=is_last_owner, entity=entity
+        )

@@ -173,6 +173,58 @@ class LegacyPushTokenRow(msgspec.Struct, frozen=True, kw_only=True):
     date_created: int
 
 
+class CustomProfileFieldRow(msgspec.Struct, frozen=True, kw_only=True):
+    id: int
+    name: str
+    hint: str
+    field_type: int
+    # JSON text for Dropdown (3) and External account (7) fields, else "".
+    field_data: str
+    order: int
+    display_in_profile_summary: bool
+    required: bool
+    editable_by_user: bool
+    use_for_user_matching: bool
+
+
+class ProfileValueRow(msgspec.Struct, frozen=True, kw_only=True):
+    user_id: int
+    field_id: int
+    value: str
+    rendered_value: str | None
+
+
+class PresenceRow(msgspec.Struct, frozen=True, kw_only=True):
+    user_id: int
+    last_active_time: int | None
+    last_connected_time: int | None
+    last_update_id: int
+
+
+class UserStatusRow(msgspec.Struct, frozen=True, kw_only=True):
+    user_id: int
+    timestamp: int
+    status_text: str
+    emoji_name: str
+    emoji_code: str
+    reaction_type: str
+
+
+class BotServiceRow(msgspec.Struct, frozen=True, kw_only=True):
+    id: int
+    bot_id: int
+    name: str
+    base_url: str
+    interface: int
+    token: str
+
+
+class MutedUserRow(msgspec.Struct, frozen=True, kw_only=True):
+    user_id: int
+    muted_user_id: int
+    date_muted: int
+
+
 class AttachmentRow(msgspec.Struct, frozen=True, kw_only=True):
     id: int
     path_id: str

@@ -270,6 +270,8 @@ def test_members_add_delete_and_self_join(
     )
     assert [e["op"] for e in watcher.events()] == ["update", "add_members", "remove_members"]
     gone = make_user()
+    joins = watcher.events()  # a new account joins its role's system groups
+    assert {(e["op"], tuple(e["user_ids"])) for e in joins} == {("add_members", (gone.user_id,))}  # type: ignore[attr-defined]
     deactivate_user_in_db(server, gone.user_id)  # type: ignore[attr-defined]
     watcher.events()  # the new user's system group memberships
     assert_error(creator.post(path, add=[gone.user_id]), f"Invalid user ID: {gone.user_id}")  # type: ignore[attr-defined]

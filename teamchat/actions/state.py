@@ -10,6 +10,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 
 from teamchat import store
+from teamchat.actions import people
 from teamchat.events.queue import ClientCapabilities
 from teamchat.lib import wire
 from teamchat.lib.api_types import JsonDict
@@ -104,10 +105,14 @@ async def _realm_user_state(ctx: StateContext) -> None:
     user, realm = ctx.user, ctx.realm
     client_gravatar = ctx.caps.client_gravatar
     users = await store.users.list_users(ctx.conn)
-    objects = [
-        wire.user_object(u, viewer=user, realm_host=realm.host, client_gravatar=client_gravatar)
-        for u in users
-    ]
+    objects = await people.user_objects(
+        ctx.conn,
+        realm,
+        user,
+        users,
+        client_gravatar=client_gravatar,
+        include_custom_profile_fields=True,
+    )
     ctx.state["realm_users"] = [o for o in objects if o.is_active]
     ctx.state["realm_non_active_users"] = [o for o in objects if not o.is_active]
     ctx.state["cross_realm_bots"] = []

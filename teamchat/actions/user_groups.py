@@ -185,14 +185,19 @@ async def system_group_events_for_role_change(
         full = sg.is_full_member(role, user.date_joined, now, threshold)
         return set(sg.direct_group_for_role(role, is_full_member=full))
 
-    before, after = groups_of(user.role), groups_of(new_role)
+    return _membership_events(ids, groups_of(user.role), groups_of(new_role), user.id)
+
+
+def _membership_events(
+    ids: Mapping[str, int], before: set[str], after: set[str], user_id: int
+) -> list[Event]:
     events: list[Event] = [
-        UserGroupRemoveMembersEvent(group_id=ids[name], user_ids=[user.id])
+        UserGroupRemoveMembersEvent(group_id=ids[name], user_ids=[user_id])
         for name in sg.SYSTEM_GROUPS
         if name in before - after
     ]
     events += [
-        UserGroupAddMembersEvent(group_id=ids[name], user_ids=[user.id])
+        UserGroupAddMembersEvent(group_id=ids[name], user_ids=[user_id])
         for name in sg.SYSTEM_GROUPS
         if name in after - before
     ]

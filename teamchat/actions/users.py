@@ -12,11 +12,13 @@ from teamchat import store
 from teamchat.actions.user_groups import publish_system_group_joins
 from teamchat.errors import ZulipError
 from teamchat.events.types import BotObject, RealmBotAddEvent, RealmUserAddEvent
-from teamchat.lib import wire
+from teamchat.lib import user_settings, wire
+from teamchat.lib.api_types import JsonDict
 from teamchat.lib.passwords import hash_password, password_problem, random_api_key
 from teamchat.lib.validation import full_name_problem, is_valid_email
-from teamchat.records import BotType, Role, UserRow
+from teamchat.records import BotType, EmailVisibility, RealmRow, Role, UserRow
 from teamchat.runtime import Runtime
+from teamchat.store import user_settings as settings_store
 from teamchat.store.db import Conn, Tx
 
 
@@ -79,52 +81,105 @@ async def do_create_user(
         realm = await store.realm.get_realm(tx)
         if realm is None:
             raise ZulipError("This database has no organization yet; create one first.")
-        try:
-            user_id = await store.users.insert(
-                tx,
-                delivery_email=email,
-                full_name=full_name,
-                api_key=random_api_key(),
-                password_hash=password_hash,
-                role=role,
-                date_joined=rt.now(),
-                is_bot=bot_type is not None,
-                bot_type=int(bot_type) if bot_type is not None else None,
-                bot_owner_id=bot_owner.id if bot_owner else None,
-            )
-        except sqlite3.IntegrityError:
-            raise ZulipError(f"Email '{email}' already in use") from None
-        user = await store.users.get_user_by_id(tx, user_id)
-        assert user is not None
-        await _publish_user_added(rt, tx, user, realm.host)
-        await publish_system_group_joins(rt, tx, user)
+        user = await insert_user(
+            rt,
+            tx,
+            realm,
+            email=email,
+            full_name=full_name,
+            password_hash=password_hash,
+            role=role,
+            bot_type=bot_type,
+            bot_owner=bot_owner,
+        )
+        await publish_user_added(rt, tx, user, realm.host)
     return user
 
 
-async def _publish_user_added(rt: Runtime, tx: Tx, user: UserRow, realm_host: str) -> None:
+async def insert_user(
+    rt: Runtime,
+    tx: Tx,
+    realm: RealmRow,
+    *,
+    email: str,
+    full_name: str,
+    password_hash: str | None,
+    role: Role,
+    bot_type: BotType | None = None,
+    bot_owner: UserRow | None = None,
+) -> UserRow:
+    """Insert a user whose settings start from the realm's current defaults."""
+    defaults = user_settings.load(await settings_store.get_realm_defaults_json(tx, realm.id))
+    visibility = EmailVisibility(defaults.email_address_visibility)
+    if bot_type is not None:
+        # zulip-compat: bots always show their real email address.
+        visibility = EmailVisibility.EVERYONE
+        defaults = user_settings.with_changes(
+            defaults, {"email_address_visibility": int(visibility)}
+        )
+    try:
+        user_id = await store.users.insert(
+            tx,
+            delivery_email=email,
+            full_name=full_name,
+            api_key=random_api_key(),
+            password_hash=password_hash,
+            role=role,
+            date_joined=rt.now(),
+            is_bot=bot_type is not None,
+            bot_type=int(bot_type) if bot_type is not None else None,
+            bot_owner_id=bot_owner.id if bot_owner else None,
+            email_address_visibility=visibility,
+            settings_json=user_settings.dump(defaults),
+        )
+    except sqlite3.IntegrityError:
+        raise ZulipError(f"Email '{email}' already in use") from None
+    user = await store.users.get_user_by_id(tx, user_id)
+    assert user is not None
+    return user
+
+
+async def publish_user_added(
+    rt: Runtime, tx: Tx, user: UserRow, realm_host: str, services: list[JsonDict] | None = None
+) -> None:
+    """Queue realm_user/add for every active user, user_group/add_members for the system
+    groups the account joins, and realm_bot/add for a bot's audience."""
     viewers = await store.users.list_users(tx, is_active=True)
     audience = {
-        viewer.id: {"person": wire.user_object(user, viewer=viewer, realm_host=realm_host)}
+        viewer.id: {
+            "person": wire.user_object(user, viewer=viewer, realm_host=realm_host, profile_data={})
+        }
         for viewer in viewers
     }
-    event = RealmUserAddEvent(person=wire.user_object(user, viewer=None, realm_host=realm_host))
+    event = RealmUserAddEvent(
+        person=wire.user_object(user, viewer=None, realm_host=realm_host, profile_data={})
+    )
     tx.after_commit(lambda: rt.broker.publish(event, audience))
+    await publish_system_group_joins(rt, tx, user)
     if user.is_bot and user.bot_type is not None:
-        bot_event = RealmBotAddEvent(
-            bot=BotObject(
-                user_id=user.id,
-                full_name=user.full_name,
-                api_key=user.api_key,
-                avatar_url=wire.avatar_url(user, client_gravatar=False, email_visible=True) or "",
-                owner_id=user.bot_owner_id,
-                email=user.delivery_email,
-                bot_type=user.bot_type,
-            )
-        )
+        bot_event = RealmBotAddEvent(bot=bot_object(user, services or []))
         admins = [
-            viewer.id for viewer in viewers if viewer.is_admin or viewer.id == user.bot_owner_id
+            viewer.id
+            for viewer in viewers
+            if not viewer.is_bot and (viewer.is_admin or viewer.id == user.bot_owner_id)
         ]
         tx.after_commit(lambda: rt.broker.publish(bot_event, admins))
+
+
+def bot_object(bot: UserRow, services: list[JsonDict]) -> BotObject:
+    """The `realm_bot` object of `bot` (register's realm_bots and realm_bot/add)."""
+    assert bot.bot_type is not None
+    return BotObject(
+        user_id=bot.id,
+        full_name=bot.full_name,
+        api_key=bot.api_key,
+        avatar_url=wire.avatar_url(bot, client_gravatar=False, email_visible=True) or "",
+        owner_id=bot.bot_owner_id,
+        services=services,
+        email=bot.delivery_email,
+        bot_type=bot.bot_type,
+        is_active=bot.is_active,
+    )
 
 
 async def check_set_password(rt: Runtime, user: UserRow, password: str) -> None:

@@ -21,7 +21,7 @@ def post(path: str, **kwargs: Any) -> Decorator:
     return litestar.post(path, status_code=200, **kwargs)
 
 
-def patch(path: str, **kwargs: Any) -> Decorator:
+def patch(path: str | list[str], **kwargs: Any) -> Decorator:
     return litestar.patch(path, status_code=200, **kwargs)
 
 

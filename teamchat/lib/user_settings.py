@@ -162,3 +162,105 @@ def load(settings_json: str | bytes) -> UserSettings:
 
 def dump(settings: UserSettings) -> str:
     return msgspec.json.encode(settings).decode()
+
+
+# -- validation ----------------------------------------------------------------------------
+SettingValue = bool | int | str
+
+# Each setting's value type (bool, int or str), from UserSettings' annotations.
+SETTING_TYPES: Mapping[str, type] = {
+    field.name: field.type for field in msgspec.structs.fields(UserSettings)
+}
+# zulip-compat: settings a user has that PATCH /realm/user_settings_defaults does not take.
+NOT_REALM_DEFAULTS = frozenset(
+    {
+        "allow_private_data_export",
+        "default_language",
+        "enable_login_emails",
+        "enable_marketing_emails",
+    }
+)
+REALM_DEFAULT_SETTINGS = tuple(n for n in SETTING_TYPES if n not in NOT_REALM_DEFAULTS)
+MAX_EMAIL_BATCHING_PERIOD_SECS = 7 * 24 * 3600
+
+# Language codes Zulip offers for `default_language`, with their English names.
+LANGUAGES: Mapping[str, str] = {
+    "ar": "Arabic",
+    "be": "Belarusian",
+    "bg": "Bulgarian",
+    "bn": "Bengali",
+    "ca": "Catalan",
+    "cs": "Czech",
+    "cy": "Welsh",
+    "da": "Danish",
+    "de": "German",
+    "el": "Greek",
+    "en": "English",
+    "en-gb": "British English",
+    "eo": "Esperanto",
+    "es": "Spanish",
+    "fa": "Persian",
+    "fi": "Finnish",
+    "fr": "French",
+    "gl": "Galician",
+    "gu": "Gujarati",
+    "hi": "Hindi",
+    "hu": "Hungarian",
+    "id": "Indonesian",
+    "it": "Italian",
+    "ja": "Japanese",
+    "ko": "Korean",
+    "lt": "Lithuanian",
+    "lv": "Latvian",
+    "ml": "Malayalam",
+    "mn": "Mongolian",
+    "nl": "Dutch",
+    "no": "Norwegian",
+    "pl": "Polish",
+    "pt": "Portuguese",
+    "pt-br": "Portuguese (Brazil)",
+    "pt-pt": "Portuguese (Portugal)",
+    "ro": "Romanian",
+    "ru": "Russian",
+    "si": "Sinhala",
+    "sk": "Slovak",
+    "sr": "Serbian",
+    "sv": "Swedish",
+    "ta": "Tamil",
+    "te": "Telugu",
+    "tl": "Tagalog",
+    "tr": "Turkish",
+    "uk": "Ukrainian",
+    "uz": "Uzbek",
+    "vi": "Vietnamese",
+    "zh-hans": "Simplified Chinese",
+    "zh-hant": "Traditional Chinese",
+}
+
+
+def setting_problem(name: str, value: SettingValue) -> str | None:
+    """Zulip's message for an unacceptable value of setting `name`, or None if it is fine."""
+    expected = SETTING_TYPES[name]
+    if type(value) is not expected:
+        kind = {bool: "a boolean", int: "an integer", str: "a string"}[expected]
+        return f"{name} is not {kind}"
+    choices = CHOICES.get(name)
+    if choices is not None and value not in choices:
+        return f"Invalid {name}"
+    if name == "default_language" and value not in LANGUAGES:
+        return "Invalid default_language"
+    if name == "notification_sound" and value not in AVAILABLE_NOTIFICATION_SOUNDS:
+        return f"Invalid notification sound '{value}'"
+    if name == "email_notifications_batching_period_seconds" and not (
+        0 < int(value) <= MAX_EMAIL_BATCHING_PERIOD_SECS
+    ):
+        return f"Invalid email batching period: {value} seconds"
+    return None
+
+
+def with_changes(settings: UserSettings, changes: Mapping[str, SettingValue]) -> UserSettings:
+    return msgspec.structs.replace(settings, **changes)
+
+
+def as_dict(settings: UserSettings) -> dict[str, SettingValue]:
+    return {name: getattr(settings, name) for name in SETTING_TYPES}

@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Iterable
 from datetime import UTC, datetime
 
 from teamchat.lib.api_types import ProfileValue, UserObject
-from teamchat.records import EmailVisibility, UserRow
+from teamchat.records import EmailVisibility, ProfileValueRow, UserRow
 
 
 def iso_datetime(timestamp: int) -> str:
@@ -89,3 +90,14 @@ def user_object(
     if profile_data is not None:
         obj.profile_data = profile_data
     return obj
+
+
+def profile_data_by_user(values: Iterable[ProfileValueRow]) -> dict[int, dict[str, ProfileValue]]:
+    """`profile_data` objects keyed by user id (users without values are absent)."""
+    result: dict[int, dict[str, ProfileValue]] = {}
+    for row in values:
+        value = ProfileValue(value=row.value)
+        if row.rendered_value is not None:
+            value.rendered_value = row.rendered_value
+        result.setdefault(row.user_id, {})[str(row.field_id)] = value
+    return result

@@ -109,6 +109,68 @@ async def update_api_key(tx: Tx, user_id: int, api_key: str) -> None:
     await tx.execute("UPDATE users SET api_key = ? WHERE id = ?", (api_key, user_id))
 
 
+async def update_full_name(tx: Tx, user_id: int, full_name: str) -> None:
+    await tx.execute("UPDATE users SET full_name = ? WHERE id = ?", (full_name, user_id))
+
+
+async def update_role(tx: Tx, user_id: int, role: Role) -> None:
+    await tx.execute("UPDATE users SET role = ? WHERE id = ?", (int(role), user_id))
+
+
+async def update_is_active(tx: Tx, user_ids: list[int], is_active: bool) -> None:
+    await tx.executemany(
+        "UPDATE users SET is_active = ? WHERE id = ?",
+        [(int(is_active), user_id) for user_id in user_ids],
+    )
+
+
+async def update_delivery_email(tx: Tx, user_id: int, email: str) -> None:
+    """Change the real email; raises IntegrityError when another user has it."""
+    await tx.execute("UPDATE users SET delivery_email = ? WHERE id = ?", (email, user_id))
+
+
+async def update_timezone(tx: Tx, user_id: int, timezone: str) -> None:
+    await tx.execute("UPDATE users SET timezone = ? WHERE id = ?", (timezone, user_id))
+
+
+async def update_settings(
+    tx: Tx, user_id: int, settings_json: str, email_address_visibility: EmailVisibility
+) -> None:
+    """Store a user's settings JSON and its email_address_visibility column together."""
+    await tx.execute(
+        "UPDATE users SET settings_json = ?, email_address_visibility = ? WHERE id = ?",
+        (settings_json, int(email_address_visibility), user_id),
+    )
+
+
+async def update_bot_owner(tx: Tx, bot_id: int, owner_id: int) -> None:
+    await tx.execute("UPDATE users SET bot_owner_id = ? WHERE id = ?", (owner_id, bot_id))
+
+
+async def list_bots(conn: Conn, *, owner_id: int | None = None) -> list[UserRow]:
+    """Every bot (active or not), or only those owned by `owner_id`, ordered by id."""
+    if owner_id is None:
+        rows = await conn.fetchall(f"SELECT {_COLUMNS} FROM users WHERE is_bot = 1 ORDER BY id")
+    else:
+        rows = await conn.fetchall(
+            f"SELECT {_COLUMNS} FROM users WHERE is_bot = 1 AND bot_owner_id = ? ORDER BY id",
+            (owner_id,),
+        )
+    return [_row(row) for row in rows]
+
+
+async def count_active_users(conn: Conn) -> int:
+    row = await conn.fetchone("SELECT count(*) FROM users WHERE is_active = 1")
+    return int(row[0]) if row else 0
+
+
+async def delete_group_memberships(tx: Tx, user_ids: list[int]) -> None:
+    """Remove users from every named user group (deactivation)."""
+    await tx.executemany(
+        "DELETE FROM user_group_member WHERE user_id = ?", [(user_id,) for user_id in user_ids]
+    )
+
+
 async def update_avatar_source(tx: Tx, user_id: int, avatar_source: str) -> None:
     """Set the avatar source and bump the version that busts client caches."""
     await tx.execute(

@@ -125,6 +125,8 @@ def _update_own_fields(state: JsonDict, person: JsonDict) -> None:
     ):
         if field in person and field in state:
             state[field] = person[field]
+    if "new_email" in person and "email" in state:
+        state["email"] = person["new_email"]
     if "role" in person:
         role = person["role"]
         state.update(
@@ -158,3 +160,18 @@ def _attachment(state: JsonDict, event: JsonDict) -> None:
 
 # Areas' appliers register themselves on import.
 from tests.support import apply_org_events  # noqa: E402, F401
+
+
+def _load_area_appliers() -> None:
+    """Import every `apply_events_<area>.py` beside this module (they register appliers)."""
+    import importlib
+    import pkgutil
+
+    from tests import support
+
+    for info in pkgutil.iter_modules(support.__path__):
+        if info.name.startswith("apply_events_"):
+            importlib.import_module(f"tests.support.{info.name}")
+
+
+_load_area_appliers()

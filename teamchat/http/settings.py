@@ -1,0 +1,50 @@
+"""PATCH /settings (and its legacy aliases) and PATCH /realm/user_settings_defaults."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from teamchat.actions import permissions
+from teamchat.actions import user_settings as settings_actions
+from teamchat.http.params import Params, Parser, as_bool, as_int, as_str
+from teamchat.http.routing import patch
+from teamchat.lib.api_types import JsonDict
+from teamchat.lib.user_settings import REALM_DEFAULT_SETTINGS, SETTING_TYPES, SettingValue
+from teamchat.records import UserRow
+from teamchat.runtime import Runtime
+
+PARSERS: dict[type, Parser[SettingValue]] = {bool: as_bool, int: as_int, str: as_str}
+
+
+def read_settings(params: Params, names: Iterable[str]) -> dict[str, SettingValue]:
+    """The settings among `names` that the request sets, parsed by their type."""
+    return {
+        name: params.required(name, PARSERS[SETTING_TYPES[name]])
+        for name in names
+        if params.has(name)
+    }
+
+
+@patch(["/settings", "/settings/display", "/settings/notifications"])
+async def update_settings(params: Params, user: UserRow, rt: Runtime) -> JsonDict:
+    changes = read_settings(params, SETTING_TYPES)
+    await settings_actions.check_change_settings(
+        rt,
+        user,
+        changes,
+        full_name=params.optional("full_name", as_str, None),
+        timezone=params.optional("timezone", as_str, None),
+        old_password=params.optional("old_password", as_str, None),
+        new_password=params.optional("new_password", as_str, None),
+    )
+    return params.success()
+
+
+@patch("/realm/user_settings_defaults")
+async def update_realm_user_settings_defaults(
+    params: Params, user: UserRow, rt: Runtime
+) -> JsonDict:
+    permissions.require_realm_admin(user)
+    changes = read_settings(params, REALM_DEFAULT_SETTINGS)
+    await settings_actions.check_update_realm_defaults(rt, user, changes)
+    return params.success()
