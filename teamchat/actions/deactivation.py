@@ -11,6 +11,7 @@ from __future__ import annotations
 from teamchat import store
 from teamchat.actions.user_access import access_bot_by_id, access_user_by_id
 from teamchat.actions.user_admin import can_create_bot, publish_bot_update
+from teamchat.actions.user_groups import publish_system_group_joins
 from teamchat.errors import (
     CannotDeactivateLastUserError,
     OrganizationOwnerRequiredError,
@@ -108,6 +109,7 @@ async def do_reactivate_user(rt: Runtime, target: UserRow) -> None:
             return
         await store.users.update_is_active(tx, [user.id], True)
         await _publish_is_active(rt, tx, user, True)
+        await publish_system_group_joins(rt, tx, user)
 
 
 async def _publish_is_active(rt: Runtime, tx: Tx, user: UserRow, is_active: bool) -> None:

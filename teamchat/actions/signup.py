@@ -15,8 +15,7 @@ from enum import Enum
 from teamchat import store
 from teamchat.actions import invites
 from teamchat.actions.user_group_edit import publish_to_active
-from teamchat.actions.user_groups import publish_system_group_joins
-from teamchat.actions.users import _publish_user_added
+from teamchat.actions.users import publish_user_added
 from teamchat.events.types_org import UserGroupAddMembersEvent
 from teamchat.lib.passwords import hash_password, password_problem, random_api_key
 from teamchat.lib.validation import full_name_problem, is_valid_email
@@ -125,8 +124,7 @@ async def do_accept_invitation(
             return SignupResult(problem=f"Email '{email}' already in use")
         user = await store.users.get_user_by_id(tx, user_id)
         assert user is not None
-        await _publish_user_added(rt, tx, user, realm.host)
-        await publish_system_group_joins(rt, tx, user)
+        await publish_user_added(rt, tx, user, realm.host)
         await _join_groups(rt, tx, user, invitation.group_ids)
         if invites.STREAM_HOOKS.subscribe is not None:
             await invites.STREAM_HOOKS.subscribe(

@@ -24,6 +24,8 @@ from teamchat.actions.user_access import (
     bot_owner_user_ids,
     user_ids_who_can_access,
 )
+from teamchat.actions.user_group_edit import publish_to_active
+from teamchat.actions.user_groups import system_group_events_for_role_change
 from teamchat.errors import (
     OrganizationAdministratorRequiredError,
     OrganizationOwnerRequiredError,
@@ -162,8 +164,10 @@ async def apply_role(rt: Runtime, tx: Tx, user: UserRow, role: Role) -> UserRow:
     demotes_owner = user.is_owner and role != Role.OWNER and not user.is_bot
     if demotes_owner and await store.users.count_owners(tx) <= 1:
         raise ZulipError(LAST_OWNER_ROLE_MSG)
+    group_events = await system_group_events_for_role_change(tx, user, role, rt.now())
     await store.users.update_role(tx, user.id, role)
     await publish_person(rt, tx, user, {"role": int(role)})
+    await publish_to_active(rt, tx, group_events)
     return await _fresh(tx, user.id)
 
 

@@ -13,7 +13,6 @@ import msgspec
 
 from teamchat import store
 from teamchat.actions import group_settings
-from teamchat.actions.state import StateContext, state_fetcher
 from teamchat.errors import ZulipError
 from teamchat.events.types import Event
 from teamchat.events.types_org import (
@@ -72,10 +71,18 @@ async def load_groups(conn: Conn, now: int) -> GroupsSnapshot:
 
 
 def stored_settings(group: UserGroupRow, system_ids: Mapping[str, int]) -> dict[str, object]:
-    """A group's own permission settings as stored (system groups: role:nobody for all)."""
+    """A group's own permission settings (system groups: role:nobody for all).
+
+    A setting missing from storage (a group written by other means) reads as its default
+    system group, or role:nobody.
+    """
+    nobody = system_ids.get(sg.NOBODY)
     if group.is_system_group:
-        return {name: system_ids[sg.NOBODY] for name in USER_GROUP_PERMISSIONS}
+        return {name: nobody for name in USER_GROUP_PERMISSIONS}
     stored: dict[str, object] = msgspec.json.decode(group.settings_json or "{}")
+    for name, config in USER_GROUP_PERMISSIONS.items():
+        if name not in stored:
+            stored[name] = system_ids.get(config.default_group_name, nobody)
     return stored
 
 
@@ -220,14 +227,3 @@ async def publish_system_group_joins(rt: Runtime, tx: Tx, user: UserRow) -> None
             rt.broker.publish(event, audience)
 
     tx.after_commit(send)
-
-
-@state_fetcher("realm_user_groups")
-async def _user_groups_state(ctx: StateContext) -> None:
-    snap = await load_groups(ctx.conn, ctx.rt.now())
-    include_deactivated = ctx.caps.include_deactivated_groups
-    ctx.state["realm_user_groups"] = [
-        msgspec.to_builtins(group_object(g, snap))
-        for g in snap.groups
-        if include_deactivated or not g.deactivated
-    ]

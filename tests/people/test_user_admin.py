@@ -58,7 +58,10 @@ def test_role_changes_send_role_and_follow_the_owner_rules(  # type: ignore[no-u
         observer,
         lambda: admin.ok("PATCH", f"/users/{member.user_id}", role=300),  # type: ignore[attr-defined]
     )
-    assert [e["person"] for e in sent] == [{"user_id": member.user_id, "role": 300}]  # type: ignore[attr-defined]
+    # The role's system groups change too (user_group remove_members/add_members).
+    people = [e["person"] for e in sent if e["type"] == "realm_user"]
+    assert people == [{"user_id": member.user_id, "role": 300}]  # type: ignore[attr-defined]
+    assert {e["op"] for e in sent if e["type"] == "user_group"} == {"add_members", "remove_members"}
     me = member.ok("GET", "/users/me")
     assert me["role"] == 300 and not me["is_admin"]
     # Only owners grant or remove the owner role.
@@ -177,7 +180,9 @@ def test_deactivation_locks_out_drops_queues_and_groups(  # type: ignore[no-unty
     assert_error(observer.delete(f"/users/{admin.user_id}"), "Insufficient permission")
     # Reactivation restores access (but not the old queue).
     after = verify(observer, lambda: admin.ok("POST", f"/users/{member.user_id}/reactivate"))
-    assert [e["person"] for e in after] == [{"user_id": member.user_id, "is_active": True}]
+    # The reactivated account is back in its role's system groups (user_group add_members).
+    people = [e["person"] for e in after if e["type"] == "realm_user"]
+    assert people == [{"user_id": member.user_id, "is_active": True}]
     assert member.ok("GET", "/users/me")["is_active"] is True
     assert_error(member.get("/events", queue_id=queue), None, "BAD_EVENT_QUEUE_ID")
     assert_error(admin.post(f"/users/{member.user_id}/reactivate"), "User is already active.")

@@ -86,6 +86,11 @@ def _realm_user(state: JsonDict, event: JsonDict) -> None:
         del state[key][index]
         return
     _update_person(state[key][index], person)
+    if person.get("is_active") is False:
+        # SPEC: clients drop a deactivated user from all groups.
+        for group in state.get("realm_user_groups", []):
+            if person["user_id"] in group["members"]:
+                group["members"].remove(person["user_id"])
     if "is_active" in person:
         moved = state[key].pop(index)
         other = "realm_users" if person["is_active"] else "realm_non_active_users"
