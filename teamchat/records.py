@@ -245,3 +245,82 @@ class RealmEmojiRow(msgspec.Struct, frozen=True, kw_only=True):
     deactivated: bool
     # Whether a still (first frame) of an animated image is stored.
     has_still: bool
+
+
+class StreamRow(msgspec.Struct, frozen=True, kw_only=True):
+    id: int
+    name: str
+    description: str
+    rendered_description: str
+    invite_only: bool
+    is_web_public: bool
+    history_public_to_subscribers: bool
+    message_retention_days: int | None
+    topics_policy: str
+    date_created: int
+    creator_id: int | None
+    is_archived: bool
+    first_message_id: int | None
+    folder_id: int | None
+    recipient_id: int
+    # JSON object: permission setting name -> group id or anonymous group.
+    settings_json: str
+
+    @property
+    def is_public(self) -> bool:
+        return not self.invite_only
+
+
+class SubscriptionRow(msgspec.Struct, frozen=True, kw_only=True):
+    stream_id: int
+    user_id: int
+    active: bool
+    color: str
+    is_muted: bool
+    pin_to_top: bool
+    desktop_notifications: bool | None
+    audible_notifications: bool | None
+    push_notifications: bool | None
+    email_notifications: bool | None
+    wildcard_mentions_notify: bool | None
+
+
+class MessageRow(msgspec.Struct, frozen=True, kw_only=True):
+    id: int
+    sender_id: int
+    recipient_id: int
+    # None for direct messages.
+    stream_id: int | None
+    topic: str
+    content: str
+    rendered_content: str
+    client: str
+    date_sent: int
+    last_edit_time: int | None
+    last_moved_time: int | None
+    # JSON list of edit entries, oldest first.
+    edit_history: str | None
+    has_link: bool
+    has_image: bool
+    has_attachment: bool
+    is_me_message: bool
+
+    @property
+    def is_stream_message(self) -> bool:
+        return self.stream_id is not None
+
+
+class ReactionRow(msgspec.Struct, frozen=True, kw_only=True):
+    message_id: int
+    user_id: int
+    emoji_name: str
+    emoji_code: str
+    reaction_type: str
+
+
+class UserTopicRow(msgspec.Struct, frozen=True, kw_only=True):
+    user_id: int
+    stream_id: int
+    topic_name: str
+    visibility_policy: int
+    last_updated: int

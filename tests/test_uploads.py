@@ -137,3 +137,23 @@ def test_avatar_upload_redirect_and_events(server: ServerProcess, make_user) -> 
     assert (
         httpx.get(f"{server.url}/avatar/999999", auth=(user.email, user.api_key)).status_code == 400
     )
+
+
+def test_recipients_of_a_linking_message_may_download(server: ServerProcess, make_user) -> None:  # type: ignore[no-untyped-def]
+    sender, recipient, outsider = make_user(), make_user(), make_user()
+    queue = sender.ok("POST", "/register", event_types=["attachment"])
+    url = upload(sender, "shared.txt", b"for you")["url"]
+    sent = sender.ok(
+        "POST", "/messages", type="direct", to=[recipient.user_id], content=f"[shared.txt]({url})"
+    )
+    response = httpx.get(server.url + url, auth=(recipient.email, recipient.api_key))
+    assert response.status_code == 200 and response.content == b"for you"
+    refused = httpx.get(server.url + url, auth=(outsider.email, outsider.api_key))
+    assert refused.status_code == 400
+    [attachment] = sender.ok("GET", "/attachments")["attachments"]
+    assert [m["id"] for m in attachment["messages"]] == [sent["id"]]
+    events = sender.ok(
+        "GET", "/events", queue_id=queue["queue_id"], last_event_id=-1, dont_block=True
+    )["events"]
+    assert [e["op"] for e in events] == ["add", "update"]
+    assert events[1]["attachment"]["messages"][0]["id"] == sent["id"]

@@ -9,9 +9,9 @@ with `is_active`; a bot's owner and the administrators also get realm_bot/update
 from __future__ import annotations
 
 from teamchat import store
+from teamchat.actions.system_group_events import publish_system_group_joins
 from teamchat.actions.user_access import access_bot_by_id, access_user_by_id
 from teamchat.actions.user_admin import can_create_bot, publish_bot_update
-from teamchat.actions.user_groups import publish_system_group_joins
 from teamchat.errors import (
     CannotDeactivateLastUserError,
     OrganizationOwnerRequiredError,
@@ -102,7 +102,8 @@ async def check_reactivate_user(rt: Runtime, actor: UserRow, user_id: int) -> No
 
 
 async def do_reactivate_user(rt: Runtime, target: UserRow) -> None:
-    """Reactivate `target`; send is_active true (its group memberships stay removed)."""
+    """Reactivate `target`; send is_active true and the system groups it rejoins (its named
+    group memberships stay removed)."""
     async with rt.db.write() as tx:
         user = await store.users.get_user_by_id(tx, target.id)
         if user is None or user.is_active:

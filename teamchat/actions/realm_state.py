@@ -1,5 +1,4 @@
-"""The `realm` part of POST /register: every realm setting, permission group and server limit,
-and `realm_user_groups`.
+"""The `realm` part of POST /register: every realm setting, permission group and server limit.
 
 Adds to the keys `actions.state` already sets (name, URLs, length limits). Reads only.
 """
@@ -11,7 +10,7 @@ import time
 import msgspec
 
 from teamchat import store
-from teamchat.actions import group_settings, permissions, user_groups
+from teamchat.actions import group_settings, permissions
 from teamchat.actions.state import StateContext, state_fetcher
 from teamchat.lib import group_permissions as gp
 from teamchat.lib import realm_properties as props
@@ -152,14 +151,3 @@ def _server_state(ctx: StateContext) -> None:
         max_reminder_note_length=MAX_REMINDER_NOTE_LENGTH,
         password_min_guesses=10000,
     )
-
-
-@state_fetcher("realm_user_groups")
-async def _user_groups_state(ctx: StateContext) -> None:
-    snap = await user_groups.load_groups(ctx.conn, ctx.rt.now())
-    include_deactivated = ctx.caps.include_deactivated_groups
-    ctx.state["realm_user_groups"] = [
-        msgspec.to_builtins(user_groups.group_object(g, snap))
-        for g in snap.groups
-        if include_deactivated or not g.deactivated
-    ]

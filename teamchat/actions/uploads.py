@@ -8,12 +8,13 @@ from __future__ import annotations
 
 import asyncio
 import base64
+import functools
 import hashlib
 import hmac
 import re
 import secrets
 import unicodedata
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Sequence
 from typing import IO
 
 import msgspec
@@ -26,10 +27,11 @@ from teamchat.events.types_uploads import (
     AttachmentMessage,
     AttachmentObject,
     AttachmentRemoveEvent,
+    AttachmentUpdateEvent,
 )
 from teamchat.records import AttachmentRow, UserRow
 from teamchat.runtime import Runtime
-from teamchat.store.db import Conn
+from teamchat.store.db import Conn, Tx
 
 CHUNK_BYTES = 256 * 1024
 TEMPORARY_URL_SECS = 60
@@ -130,8 +132,31 @@ async def access_upload(rt: Runtime, user: UserRow, path_id: str) -> AttachmentR
 
 
 async def _can_read(conn: Conn, user: UserRow, row: AttachmentRow) -> bool:
-    # TODO(issue 3): recipients of a message linking the upload may read it too.
-    return row.owner_id == user.id
+    """Zulip's rule: the uploader, anyone who received a message linking the upload, and
+    (for non-guests) anyone when a public channel's message links it."""
+    if row.owner_id == user.id:
+        return True
+    if await store.uploads.user_received_linking_message(conn, row.id, user.id):
+        return True
+    return not user.is_guest and await store.uploads.linked_in_public_channel(conn, row.id)
+
+
+async def link_attachments(
+    rt: Runtime, tx: Tx, sender: UserRow, message_id: int, date_sent: int, path_ids: Sequence[str]
+) -> None:
+    """Claim the uploads a new or edited message links (those the sender may read), and send
+    the uploaders attachment/update with the message added."""
+    for path_id in dict.fromkeys(path_ids):
+        row = await store.uploads.get_attachment_by_path(tx, path_id)
+        if row is None or not await _can_read(tx, sender, row):
+            continue
+        await store.uploads.link_message(tx, row.id, message_id, date_sent)
+        messages = (await store.uploads.messages_by_attachment(tx, [row.id])).get(row.id, [])
+        event = AttachmentUpdateEvent(
+            attachment=attachment_object(row, messages),
+            upload_space_used=await store.uploads.upload_space_used(tx),
+        )
+        tx.after_commit(functools.partial(rt.broker.publish, event, [row.owner_id]))
 
 
 async def stream_upload(rt: Runtime, row: AttachmentRow) -> AsyncIterator[bytes]:

@@ -18,14 +18,13 @@ from teamchat.actions.profile_data import (
     apply_profile_changes,
     check_profile_changes,
 )
+from teamchat.actions.system_group_events import system_group_events_for_role_change
 from teamchat.actions.user_access import (
     access_user_by_email,
     access_user_by_id,
     bot_owner_user_ids,
     user_ids_who_can_access,
 )
-from teamchat.actions.user_group_edit import publish_to_active
-from teamchat.actions.user_groups import system_group_events_for_role_change
 from teamchat.errors import (
     OrganizationAdministratorRequiredError,
     OrganizationOwnerRequiredError,
@@ -160,14 +159,21 @@ async def _fresh(conn: Conn, user_id: int) -> UserRow:
 
 
 async def apply_role(rt: Runtime, tx: Tx, user: UserRow, role: Role) -> UserRow:
-    """Change `user`'s role inside `tx` (the last human owner keeps theirs); send role."""
+    """Change `user`'s role inside `tx` (the last human owner keeps theirs); send role and
+    the user_group events of the system groups the user leaves and joins."""
     demotes_owner = user.is_owner and role != Role.OWNER and not user.is_bot
     if demotes_owner and await store.users.count_owners(tx) <= 1:
         raise ZulipError(LAST_OWNER_ROLE_MSG)
     group_events = await system_group_events_for_role_change(tx, user, role, rt.now())
     await store.users.update_role(tx, user.id, role)
     await publish_person(rt, tx, user, {"role": int(role)})
-    await publish_to_active(rt, tx, group_events)
+    audience = await store.users.list_active_user_ids(tx)
+
+    def publish_group_changes() -> None:
+        for event in group_events:
+            rt.broker.publish(event, audience)
+
+    tx.after_commit(publish_group_changes)
     return await _fresh(tx, user.id)
 
 

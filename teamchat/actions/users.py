@@ -9,7 +9,7 @@ import asyncio
 import sqlite3
 
 from teamchat import store
-from teamchat.actions.user_groups import publish_system_group_joins
+from teamchat.actions.system_group_events import publish_system_group_joins
 from teamchat.errors import ZulipError
 from teamchat.events.types import BotObject, RealmBotAddEvent, RealmUserAddEvent
 from teamchat.lib import user_settings, wire

@@ -113,3 +113,31 @@ async def set_avatar(tx: Tx, user_id: int, content_type: str, data: bytes) -> No
 
 async def delete_avatar(tx: Tx, user_id: int) -> None:
     await tx.execute("DELETE FROM user_avatar WHERE user_id = ?", (user_id,))
+
+
+async def link_message(tx: Tx, attachment_id: int, message_id: int, date_sent: int) -> None:
+    await tx.execute(
+        "INSERT OR IGNORE INTO attachment_message (attachment_id, message_id, date_sent)"
+        " VALUES (?, ?, ?)",
+        (attachment_id, message_id, date_sent),
+    )
+
+
+async def user_received_linking_message(conn: Conn, attachment_id: int, user_id: int) -> bool:
+    """Whether `user_id` has a message that links the upload (sent to or by them)."""
+    row = await conn.fetchone(
+        "SELECT EXISTS (SELECT 1 FROM attachment_message a JOIN user_message u"
+        " ON u.message_id = a.message_id WHERE a.attachment_id = ? AND u.user_id = ?)",
+        (attachment_id, user_id),
+    )
+    return bool(row and row[0])
+
+
+async def linked_in_public_channel(conn: Conn, attachment_id: int) -> bool:
+    """Whether a message in a public channel links the upload (its members may read it)."""
+    row = await conn.fetchone(
+        "SELECT EXISTS (SELECT 1 FROM attachment_message a JOIN message m ON m.id = a.message_id"
+        " JOIN stream s ON s.id = m.stream_id WHERE a.attachment_id = ? AND s.invite_only = 0)",
+        (attachment_id,),
+    )
+    return bool(row and row[0])

@@ -58,10 +58,11 @@ def test_role_changes_send_role_and_follow_the_owner_rules(  # type: ignore[no-u
         observer,
         lambda: admin.ok("PATCH", f"/users/{member.user_id}", role=300),  # type: ignore[attr-defined]
     )
-    # The role's system groups change too (user_group remove_members/add_members).
     people = [e["person"] for e in sent if e["type"] == "realm_user"]
     assert people == [{"user_id": member.user_id, "role": 300}]  # type: ignore[attr-defined]
-    assert {e["op"] for e in sent if e["type"] == "user_group"} == {"add_members", "remove_members"}
+    # member -> moderator: leaves role:members and role:fullmembers, joins role:moderators.
+    group_ops = sorted(e["op"] for e in sent if e["type"] == "user_group")
+    assert group_ops == ["add_members", "remove_members", "remove_members"]
     me = member.ok("GET", "/users/me")
     assert me["role"] == 300 and not me["is_admin"]
     # Only owners grant or remove the owner role.
@@ -156,16 +157,22 @@ def test_deactivation_locks_out_drops_queues_and_groups(  # type: ignore[no-unty
     member = make_user(full_name="Leaving Soon")
     observer = make_user(full_name="Stays Here")
     queue = register(member)
-    with sqlite3.connect(server.db) as db:
-        group_id = db.execute(
-            "INSERT INTO user_group (name, description) VALUES (?, '')", (unique_email("g"),)
-        ).lastrowid
-        db.execute(
-            "INSERT INTO user_group_member (group_id, user_id) VALUES (?, ?)",
-            (group_id, member.user_id),
-        )
+    admin.ok(
+        "POST",
+        "/user_groups/create",
+        name=unique_email("g"),
+        description="",
+        members=[member.user_id],  # type: ignore[attr-defined]
+    )
     sent = verify(observer, lambda: admin.ok("DELETE", f"/users/{member.user_id}"))
-    assert [e["person"] for e in sent] == [{"user_id": member.user_id, "is_active": False}]
+    assert sent == [
+        {
+            "type": "realm_user",
+            "op": "update",
+            "id": 0,
+            "person": {"user_id": member.user_id, "is_active": False},
+        }
+    ]  # type: ignore[attr-defined]
     assert_error(member.get("/users/me"), "Account is deactivated", "USER_DEACTIVATED", 401)
     with sqlite3.connect(server.db) as db:
         rows = db.execute(
@@ -180,9 +187,10 @@ def test_deactivation_locks_out_drops_queues_and_groups(  # type: ignore[no-unty
     assert_error(observer.delete(f"/users/{admin.user_id}"), "Insufficient permission")
     # Reactivation restores access (but not the old queue).
     after = verify(observer, lambda: admin.ok("POST", f"/users/{member.user_id}/reactivate"))
-    # The reactivated account is back in its role's system groups (user_group add_members).
     people = [e["person"] for e in after if e["type"] == "realm_user"]
-    assert people == [{"user_id": member.user_id, "is_active": True}]
+    assert people == [{"user_id": member.user_id, "is_active": True}]  # type: ignore[attr-defined]
+    # It rejoins its role's system groups, not the named group it was dropped from.
+    assert {e["op"] for e in after if e["type"] == "user_group"} == {"add_members"}
     assert member.ok("GET", "/users/me")["is_active"] is True
     assert_error(member.get("/events", queue_id=queue), None, "BAD_EVENT_QUEUE_ID")
     assert_error(admin.post(f"/users/{member.user_id}/reactivate"), "User is already active.")

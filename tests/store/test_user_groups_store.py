@@ -7,7 +7,7 @@ from pathlib import Path
 import msgspec
 
 from teamchat import store
-from teamchat.actions import realm, user_groups, users
+from teamchat.actions import realm, system_group_events, users
 from teamchat.config import Settings
 from teamchat.lib import system_groups as sg
 from teamchat.records import Role
@@ -30,7 +30,7 @@ async def test_role_change_events_and_group_names(tmp_path: Path) -> None:
             ids = await store.groups.system_group_ids(conn)
             names = await group_store.groups_by_name(conn)
             assert names[sg.EVERYONE] == ids[sg.EVERYONE]
-            events = await user_groups.system_group_events_for_role_change(
+            events = await system_group_events.system_group_events_for_role_change(
                 conn, member, Role.MODERATOR, rt.now()
             )
         shown = [msgspec.to_builtins(e) for e in events]

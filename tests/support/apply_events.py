@@ -87,7 +87,7 @@ def _realm_user(state: JsonDict, event: JsonDict) -> None:
         return
     _update_person(state[key][index], person)
     if person.get("is_active") is False:
-        # SPEC: clients drop a deactivated user from all groups.
+        # SPEC (States): clients drop a deactivated user from all groups.
         for group in state.get("realm_user_groups", []):
             if person["user_id"] in group["members"]:
                 group["members"].remove(person["user_id"])

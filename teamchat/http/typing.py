@@ -1,0 +1,35 @@
+"""POST /typing."""
+
+from __future__ import annotations
+
+from teamchat.actions import typing
+from teamchat.errors import RequestVariableMissingError, ZulipError
+from teamchat.http.params import Params, as_int, as_int_list, as_str, one_of
+from teamchat.http.routing import post
+from teamchat.lib.api_types import JsonDict
+from teamchat.lib.messages import normalize_topic
+from teamchat.records import UserRow
+from teamchat.runtime import Runtime
+
+
+@post("/typing")
+async def set_typing_status(params: Params, user: UserRow, rt: Runtime) -> JsonDict:
+    # zulip-compat: without `type` (zulip-terminal) a notification is for a direct message.
+    kind = params.optional("type", one_of("direct", "private", "stream", "channel"), "direct")
+    op = params.required("op", one_of("start", "stop"))
+    if kind in ("stream", "channel"):
+        stream_id = params.optional("stream_id", as_int, None)
+        if stream_id is None:
+            raise RequestVariableMissingError("stream_id")
+        topic = params.optional("topic", as_str, None)
+        if topic is None:
+            raise ZulipError("Missing topic")
+        await typing.check_send_stream_typing(rt, user, op, stream_id, normalize_topic(topic))
+    else:
+        to = params.optional("to", as_int_list, None)
+        if to is None:
+            raise ZulipError("Missing 'to' argument")
+        if not to:
+            raise ZulipError("Empty 'to' list")
+        await typing.check_send_direct_typing(rt, user, op, to)
+    return params.success()

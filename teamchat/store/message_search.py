@@ -1,0 +1,142 @@
+"""Narrow queries: resolved narrow terms to SQL over `message` (m) and `user_message` (um),
+and the anchored windows GET /messages reads.
+
+Two shapes: the user's own messages (driven by the user_message primary key or a partial
+index), or a channel's whole history (driven by the message recipient index) with the user's
+flags joined when they have them. A `search` term drives the query from the FTS5 index.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import msgspec
+
+from teamchat.lib import flags as fl
+from teamchat.lib.messages import RESOLVED_TOPIC_PREFIX
+from teamchat.store.db import Conn
+
+
+class Term(msgspec.Struct, frozen=True):
+    """One resolved narrow term; `kind` names the SQL it becomes."""
+
+    kind: str
+    value: object = None
+    negated: bool = False
+
+
+class Query(msgspec.Struct, frozen=True, kw_only=True):
+    user_id: int
+    terms: tuple[Term, ...]
+    # Read the channel's history (message table) instead of the user's rows.
+    include_history: bool = False
+
+
+def _ids(values: object) -> str:
+    assert isinstance(values, list | tuple | set | frozenset)
+    return ",".join(str(int(v)) for v in values) or "NULL"
+
+
+def _term_sql(term: Term, user_id: int) -> tuple[str, list[object]]:
+    kind, value = term.kind, term.value
+    simple: dict[str, tuple[str, list[object]]] = {
+        "recipient": ("m.recipient_id = ?", [value]),
+        "topic": ("m.topic = ?", [value]),
+        "sender": ("m.sender_id = ?", [value]),
+        "id": ("m.id = ?", [value]),
+        "flag_set": ("(coalesce(um.flags, ?) & ?) != 0", [fl.HISTORICAL_FLAGS, value]),
+        "flag_unset": ("(coalesce(um.flags, ?) & ?) = 0", [fl.HISTORICAL_FLAGS, value]),
+        "has_link": ("m.has_link = 1", []),
+        "has_image": ("m.has_image = 1", []),
+        "has_attachment": ("m.has_attachment = 1", []),
+        "has_reaction": ("EXISTS (SELECT 1 FROM reaction r WHERE r.message_id = m.id)", []),
+        "resolved": ("m.topic LIKE ? ESCAPE '\\'", [RESOLVED_TOPIC_PREFIX + "%"]),
+        "nothing": ("0", []),
+    }
+    if kind in simple:
+        sql, params = simple[kind]
+    elif kind == "recipients":
+        sql, params = f"m.recipient_id IN ({_ids(value)})", []
+    elif kind == "dm_including":
+        sql = (
+            "m.stream_id IS NULL AND m.recipient_id IN"
+            " (SELECT recipient_id FROM direct_message_member WHERE user_id = ?)"
+        )
+        params = [value]
+    elif kind == "topic_policy":
+        sql = (
+            "EXISTS (SELECT 1 FROM user_topic ut WHERE ut.user_id = ?"
+            " AND ut.stream_id = m.stream_id AND ut.topic_name = m.topic"
+            " AND ut.visibility_policy = ?)"
+        )
+        params = [user_id, value]
+    elif kind == "search":
+        sql, params = "m.id IN (SELECT rowid FROM message_fts WHERE message_fts MATCH ?)", [value]
+    else:
+        raise AssertionError(kind)
+    if term.negated:
+        return f"NOT ({sql})", params
+    return sql, params
+
+
+def _base(query: Query) -> tuple[str, list[object], list[object]]:
+    """FROM clause, its parameters, and the WHERE clauses' parameters (built from terms)."""
+    clauses, params = [], []
+    for term in query.terms:
+        sql, term_params = _term_sql(term, query.user_id)
+        clauses.append(sql)
+        params += term_params
+    where = " AND ".join(clauses) or "1"
+    if query.include_history:
+        from_sql = (
+            "FROM message m LEFT JOIN user_message um ON um.message_id = m.id AND um.user_id = ?"
+            f" WHERE {where}"
+        )
+    else:
+        from_sql = (
+            "FROM user_message um JOIN message m ON m.id = um.message_id"
+            f" WHERE um.user_id = ? AND {where}"
+        )
+    return from_sql, [query.user_id], params
+
+
+async def fetch_window(
+    conn: Conn, query: Query, *, start: int, descending: bool, limit: int
+) -> list[tuple[int, int | None]]:
+    """(message id, flags or None) for up to `limit` matches from `start` (inclusive) on."""
+    if limit <= 0:
+        return []
+    from_sql, from_params, params = _base(query)
+    op, order = ("<=", "DESC") if descending else (">=", "ASC")
+    sql = f"SELECT m.id, um.flags {from_sql} AND m.id {op} ? ORDER BY m.id {order} LIMIT ?"
+    rows = await conn.fetchall(sql, (*from_params, *params, start, limit))
+    return [(int(r[0]), None if r[1] is None else int(r[1])) for r in rows]
+
+
+async def fetch_ids(conn: Conn, query: Query, message_ids: Sequence[int]) -> dict[int, int | None]:
+    """Which of `message_ids` match, with the user's flags."""
+    from_sql, from_params, params = _base(query)
+    rows = await conn.fetchall(
+        f"SELECT m.id, um.flags {from_sql} AND m.id IN ({_ids(message_ids)})",
+        (*from_params, *params),
+    )
+    return {int(r[0]): None if r[1] is None else int(r[1]) for r in rows}
+
+
+async def first_unread(conn: Conn, query: Query) -> int | None:
+    """The oldest unread message matching the query, if any."""
+    unread = Query(
+        user_id=query.user_id,
+        terms=(*query.terms, Term("flag_unset", fl.READ)),
+        include_history=False,
+    )
+    rows = await fetch_window(conn, unread, start=0, descending=False, limit=1)
+    return rows[0][0] if rows else None
+
+
+async def count_matches(conn: Conn, query: Query, *, upper: int) -> int:
+    from_sql, from_params, params = _base(query)
+    row = await conn.fetchone(
+        f"SELECT count(*) FROM (SELECT 1 {from_sql} LIMIT ?)", (*from_params, *params, upper)
+    )
+    return int(row[0]) if row else 0

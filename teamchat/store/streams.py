@@ -1,0 +1,178 @@
+"""Queries on channels (the `stream` table), their recipients and daily traffic."""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Iterable
+
+from teamchat.lib import system_groups as sg
+from teamchat.records import StreamRow, UserRow
+from teamchat.store.db import Conn, Tx
+
+_COLUMNS = (
+    "id, name, description, rendered_description, invite_only, is_web_public, "
+    "history_public_to_subscribers, message_retention_days, topics_policy, date_created, "
+    "creator_id, is_archived, first_message_id, folder_id, recipient_id, settings_json"
+)
+_BOOLS = ("invite_only", "is_web_public", "history_public_to_subscribers", "is_archived")
+# Columns `update_stream` may change.
+UPDATABLE = frozenset(
+    {
+        "name",
+        "description",
+        "rendered_description",
+        "invite_only",
+        "is_web_public",
+        "history_public_to_subscribers",
+        "message_retention_days",
+        "topics_policy",
+        "is_archived",
+        "first_message_id",
+        "folder_id",
+        "settings_json",
+    }
+)
+
+
+def _row(row: sqlite3.Row) -> StreamRow:
+    data = dict(row)
+    for name in _BOOLS:
+        data[name] = bool(data[name])
+    return StreamRow(**data)
+
+
+def _ids(values: Iterable[int]) -> str:
+    return ",".join(str(int(v)) for v in values) or "NULL"
+
+
+async def get_stream_by_id(conn: Conn, stream_id: int) -> StreamRow | None:
+    row = await conn.fetchone(f"SELECT {_COLUMNS} FROM stream WHERE id = ?", (stream_id,))
+    return _row(row) if row else None
+
+
+async def get_stream_by_name(conn: Conn, name: str) -> StreamRow | None:
+    """The channel named `name`, compared case-insensitively."""
+    row = await conn.fetchone(f"SELECT {_COLUMNS} FROM stream WHERE name = ?", (name,))
+    return _row(row) if row else None
+
+
+async def list_streams(
+    conn: Conn, *, stream_ids: Iterable[int] | None = None, include_archived: bool = True
+) -> list[StreamRow]:
+    """Channels ordered by id, optionally only `stream_ids` and/or only active ones."""
+    clauses = []
+    if stream_ids is not None:
+        clauses.append(f"id IN ({_ids(stream_ids)})")
+    if not include_archived:
+        clauses.append("is_archived = 0")
+    where = f"WHERE {' AND '.join(clauses)}" if clauses else ""
+    rows = await conn.fetchall(f"SELECT {_COLUMNS} FROM stream {where} ORDER BY id")
+    return [_row(row) for row in rows]
+
+
+async def insert_stream(
+    tx: Tx,
+    *,
+    name: str,
+    description: str,
+    rendered_description: str,
+    invite_only: bool,
+    is_web_public: bool,
+    history_public_to_subscribers: bool,
+    message_retention_days: int | None,
+    topics_policy: str,
+    date_created: int,
+    creator_id: int | None,
+    settings_json: str,
+) -> int:
+    """Insert a channel and its recipient; return the channel id."""
+    stream_id = await tx.execute(
+        "INSERT INTO stream (name, description, rendered_description, invite_only,"
+        " is_web_public, history_public_to_subscribers, message_retention_days, topics_policy,"
+        " date_created, creator_id, settings_json) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        (
+            name,
+            description,
+            rendered_description,
+            int(invite_only),
+            int(is_web_public),
+            int(history_public_to_subscribers),
+            message_retention_days,
+            topics_policy,
+            date_created,
+            creator_id,
+            settings_json,
+        ),
+    )
+    recipient_id = await tx.execute("INSERT INTO recipient (stream_id) VALUES (?)", (stream_id,))
+    await tx.execute("UPDATE stream SET recipient_id = ? WHERE id = ?", (recipient_id, stream_id))
+    return stream_id
+
+
+async def update_stream(tx: Tx, stream_id: int, **fields: object) -> None:
+    """Set the given columns of one channel."""
+    assert fields and set(fields) <= UPDATABLE, fields
+    assignments = ", ".join(f"{name} = ?" for name in fields)
+    values = tuple(int(v) if isinstance(v, bool) else v for v in fields.values())
+    await tx.execute(f"UPDATE stream SET {assignments} WHERE id = ?", (*values, stream_id))
+
+
+async def daily_traffic(
+    conn: Conn, stream_ids: Iterable[int], since_day: int
+) -> dict[int, dict[int, int]]:
+    """stream id -> {UTC day: messages} for days >= since_day (plus each channel's last day)."""
+    rows = await conn.fetchall(
+        "SELECT stream_id, day, messages FROM stream_traffic"
+        f" WHERE stream_id IN ({_ids(stream_ids)})"
+        " AND (day >= ? OR day = (SELECT max(day) FROM stream_traffic t"
+        " WHERE t.stream_id = stream_traffic.stream_id))",
+        (since_day,),
+    )
+    result: dict[int, dict[int, int]] = {}
+    for stream_id, day, messages in rows:
+        result.setdefault(int(stream_id), {})[int(day)] = int(messages)
+    return result
+
+
+async def add_traffic(tx: Tx, stream_id: int, day: int, messages: int = 1) -> None:
+    await tx.execute(
+        "INSERT INTO stream_traffic (stream_id, day, messages) VALUES (?, ?, ?)"
+        " ON CONFLICT (stream_id, day) DO UPDATE SET messages = messages + excluded.messages",
+        (stream_id, day, messages),
+    )
+
+
+async def last_traffic_day(conn: Conn, stream_id: int) -> int | None:
+    row = await conn.fetchone(
+        "SELECT max(day) FROM stream_traffic WHERE stream_id = ?", (stream_id,)
+    )
+    return int(row[0]) if row and row[0] is not None else None
+
+
+async def user_group_ids(conn: Conn, user: UserRow) -> frozenset[int]:
+    """Every group `user` belongs to, directly, by role, or through subgroups."""
+    if not user.is_active:
+        return frozenset()
+    role_groups = sg.direct_group_for_role(user.role)
+    placeholders = ",".join("?" * len(role_groups)) or "NULL"
+    rows = await conn.fetchall(
+        "WITH RECURSIVE mine(id) AS ("
+        f" SELECT id FROM user_group WHERE is_system_group = 1 AND name IN ({placeholders})"
+        " UNION SELECT m.group_id FROM user_group_member m JOIN user_group g ON g.id = m.group_id"
+        "  WHERE m.user_id = ? AND g.deactivated = 0"
+        " UNION SELECT s.group_id FROM user_group_subgroup s JOIN mine ON s.subgroup_id = mine.id"
+        ") SELECT id FROM mine",
+        (*role_groups, user.id),
+    )
+    return frozenset(int(row[0]) for row in rows)
+
+
+async def system_group_names(conn: Conn) -> dict[int, str]:
+    """System group id -> name."""
+    rows = await conn.fetchall("SELECT id, name FROM user_group WHERE is_system_group = 1")
+    return {int(row[0]): str(row[1]) for row in rows}
+
+
+async def user_group_exists(conn: Conn, group_id: int) -> bool:
+    row = await conn.fetchone("SELECT 1 FROM user_group WHERE id = ?", (group_id,))
+    return row is not None

@@ -1,0 +1,121 @@
+"""Queries on subscriptions: who is in which channel, and each user's settings for it."""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Iterable
+
+from teamchat.records import SubscriptionRow
+from teamchat.store.db import Conn, Tx
+
+_COLUMNS = (
+    "stream_id, user_id, active, color, is_muted, pin_to_top, desktop_notifications,"
+    " audible_notifications, push_notifications, email_notifications, wildcard_mentions_notify"
+)
+_NULLABLE_BOOLS = (
+    "desktop_notifications",
+    "audible_notifications",
+    "push_notifications",
+    "email_notifications",
+    "wildcard_mentions_notify",
+)
+PROPERTIES = frozenset({"color", "is_muted", "pin_to_top", *_NULLABLE_BOOLS})
+
+
+def _row(row: sqlite3.Row) -> SubscriptionRow:
+    data = dict(row)
+    for name in ("active", "is_muted", "pin_to_top"):
+        data[name] = bool(data[name])
+    for name in _NULLABLE_BOOLS:
+        if data[name] is not None:
+            data[name] = bool(data[name])
+    return SubscriptionRow(**data)
+
+
+def _ids(values: Iterable[int]) -> str:
+    return ",".join(str(int(v)) for v in values) or "NULL"
+
+
+async def get_subscription(conn: Conn, user_id: int, stream_id: int) -> SubscriptionRow | None:
+    """The user's subscription row for the channel, active or not."""
+    row = await conn.fetchone(
+        f"SELECT {_COLUMNS} FROM subscription WHERE stream_id = ? AND user_id = ?",
+        (stream_id, user_id),
+    )
+    return _row(row) if row else None
+
+
+async def list_user_subscriptions(conn: Conn, user_id: int) -> list[SubscriptionRow]:
+    """Every subscription row of the user (active and former), by channel id."""
+    rows = await conn.fetchall(
+        f"SELECT {_COLUMNS} FROM subscription WHERE user_id = ? ORDER BY stream_id", (user_id,)
+    )
+    return [_row(row) for row in rows]
+
+
+async def active_stream_ids(conn: Conn, user_id: int) -> set[int]:
+    rows = await conn.fetchall(
+        "SELECT stream_id FROM subscription WHERE user_id = ? AND active = 1", (user_id,)
+    )
+    return {int(row[0]) for row in rows}
+
+
+async def subscriber_ids(conn: Conn, stream_ids: Iterable[int]) -> dict[int, list[int]]:
+    """stream id -> sorted ids of its active subscribers who are active users."""
+    rows = await conn.fetchall(
+        "SELECT s.stream_id, s.user_id FROM subscription s JOIN users u ON u.id = s.user_id"
+        f" WHERE s.stream_id IN ({_ids(stream_ids)}) AND s.active = 1 AND u.is_active = 1"
+        " ORDER BY s.stream_id, s.user_id"
+    )
+    result: dict[int, list[int]] = {}
+    for stream_id, user_id in rows:
+        result.setdefault(int(stream_id), []).append(int(user_id))
+    return result
+
+
+async def subscriber_counts(conn: Conn, stream_ids: Iterable[int]) -> dict[int, int]:
+    rows = await conn.fetchall(
+        "SELECT s.stream_id, count(*) FROM subscription s JOIN users u ON u.id = s.user_id"
+        f" WHERE s.stream_id IN ({_ids(stream_ids)}) AND s.active = 1 AND u.is_active = 1"
+        " GROUP BY s.stream_id"
+    )
+    return {int(row[0]): int(row[1]) for row in rows}
+
+
+async def used_colors(conn: Conn, user_id: int) -> set[str]:
+    rows = await conn.fetchall("SELECT color FROM subscription WHERE user_id = ?", (user_id,))
+    return {str(row[0]) for row in rows}
+
+
+async def upsert_active(tx: Tx, stream_id: int, user_id: int, color: str) -> None:
+    """Subscribe (or resubscribe, keeping former settings) a user to a channel."""
+    await tx.execute(
+        "INSERT INTO subscription (stream_id, user_id, active, color) VALUES (?, ?, 1, ?)"
+        " ON CONFLICT (stream_id, user_id) DO UPDATE SET active = 1",
+        (stream_id, user_id, color),
+    )
+
+
+async def deactivate(tx: Tx, stream_id: int, user_id: int) -> None:
+    await tx.execute(
+        "UPDATE subscription SET active = 0 WHERE stream_id = ? AND user_id = ?",
+        (stream_id, user_id),
+    )
+
+
+async def update_property(tx: Tx, stream_id: int, user_id: int, name: str, value: object) -> None:
+    assert name in PROPERTIES, name
+    stored = int(value) if isinstance(value, bool) else value
+    await tx.execute(
+        f"UPDATE subscription SET {name} = ? WHERE stream_id = ? AND user_id = ?",
+        (stored, stream_id, user_id),
+    )
+
+
+async def delete_inactive(tx: Tx, stream_id: int, user_ids: Iterable[int]) -> None:
+    """Forget former subscriptions (users who can no longer see the channel at all)."""
+    await tx.execute(
+        "DELETE FROM subscription WHERE stream_id = ? AND active = 0"
+        f" AND user_id IN ({_ids(user_ids)})",
+        (stream_id,),
+    )
