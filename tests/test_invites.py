@@ -338,3 +338,86 @@ def test_email_invitation_sends_mail_and_joins_once(
             assert used.status_code == 404 and "already been used" in used.text
             assert owner.ok("GET", "/invites")["invites"] == []
     assert_success(httpx.get(f"{server.url}/api/v1/server_settings"))
+
+
+def make_channel(api: Api, name: str, **options: object) -> int:
+    api.ok("POST", "/users/me/subscriptions", subscriptions=[{"name": name}], **options)
+    return int(api.ok("GET", "/get_stream_id", stream=name)["stream_id"])
+
+
+def test_invited_channels_and_default_channels(
+    server: ServerProcess, admin: Api, owner: Api, make_user: Callable[..., Api]
+) -> None:
+    stamp = int(time.time() * 1000)
+    invited = make_channel(admin, f"invited {stamp}")
+    default = make_channel(admin, f"default {stamp}")
+    admin.ok("POST", "/default_streams", stream_id=default)
+    link = admin.ok(
+        "POST", "/invites/multiuse", stream_ids=[invited], include_realm_default_subscriptions=True
+    )["invite_link"]
+    email = f"channels{stamp}@example.com"
+    joined = join(server, link, email=email, full_name="Channel Joiner", password="a-good-pass")
+    key = re.search(r'<code id="api_key">([^<]+)</code>', joined.text)
+    assert key, joined.text
+    with Api(server.url, email, key.group(1)) as newcomer:
+        subscribed = {
+            s["stream_id"] for s in newcomer.ok("GET", "/users/me/subscriptions")["subscriptions"]
+        }
+    assert {invited, default} <= subscribed
+    # Without include_realm_default_subscriptions only the invited channels are joined.
+    link = admin.ok("POST", "/invites/multiuse", stream_ids=[invited])["invite_link"]
+    email = f"only{stamp}@example.com"
+    joined = join(server, link, email=email, full_name="Only Invited", password="a-good-pass")
+    key = re.search(r'<code id="api_key">([^<]+)</code>', joined.text)
+    assert key
+    with Api(server.url, email, key.group(1)) as newcomer:
+        subscribed = {
+            s["stream_id"] for s in newcomer.ok("GET", "/users/me/subscriptions")["subscriptions"]
+        }
+    assert invited in subscribed and default not in subscribed
+    admin.ok("DELETE", "/default_streams", stream_id=default)
+
+
+def test_channel_rules_for_invitations(admin: Api, owner: Api) -> None:
+    stamp = int(time.time() * 1000)
+    private = make_channel(owner, f"secret {stamp}", invite_only=True)
+    assert_error(
+        admin.post("/invites/multiuse", stream_ids=[private]),
+        f"Invalid channel ID {private}. No invites were sent.",
+    )
+    public = make_channel(owner, f"public {stamp}")
+    default = make_channel(owner, f"defaulted {stamp}")
+    owner.ok("POST", "/default_streams", stream_id=default)
+    groups = owner.ok("GET", "/user_groups")["user_groups"]
+    ids = {g["name"]: g["id"] for g in groups if g["is_system_group"]}
+    owner.ok("PATCH", "/realm", create_multiuse_invite_group={"new": ids["role:members"]})
+    owner.ok("PATCH", "/realm", can_add_subscribers_group={"new": ids["role:administrators"]})
+    try:
+        member = user_with_role_for(owner)
+        assert_error(
+            member.post("/invites/multiuse", stream_ids=[public]),
+            "You do not have permission to subscribe other users to channels.",
+        )
+        # Default channels are allowed, and so are the default subscriptions.
+        assert member.ok(
+            "POST",
+            "/invites/multiuse",
+            stream_ids=[default],
+            include_realm_default_subscriptions=True,
+        )["invite_link"]
+    finally:
+        owner.ok("PATCH", "/realm", can_add_subscribers_group={"new": ids["role:members"]})
+        owner.ok(
+            "PATCH", "/realm", create_multiuse_invite_group={"new": ids["role:administrators"]}
+        )
+        owner.ok("DELETE", "/default_streams", stream_id=default)
+
+
+def user_with_role_for(owner: Api) -> Api:
+    email = f"member{int(time.time() * 1000)}@example.com"
+    owner.ok("POST", "/users", email=email, password="pw-123456", full_name="Plain Member")
+    with Api(owner.base_url) as anonymous:
+        body = assert_success(
+            anonymous.post("/fetch_api_key", username=email, password="pw-123456")
+        )
+    return Api(owner.base_url, email, body["api_key"])

@@ -1,19 +1,19 @@
 """Invitations: reusable links and email invitations; listing, revoking, resending.
 
 The link a person follows is `{realm_url}/join/{key}/` (sign-up in `actions.signup`).
-Channel checks go through STREAM_HOOKS, filled by the area that owns channels; until it
-does, no channel exists and any `stream_ids` is refused.
 """
 
 from __future__ import annotations
 
 import base64
 import secrets
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from teamchat import store
 from teamchat.actions import permissions
+from teamchat.actions.channel_access import access_stream_by_id
+from teamchat.actions.subscriptions import may_add_subscribers
 from teamchat.actions.user_group_edit import access_group_for_update
 from teamchat.actions.user_groups import require_member_or_admin
 from teamchat.errors import OrganizationOwnerRequiredError, ZulipError
@@ -21,27 +21,13 @@ from teamchat.events.types_org import InvitesChangedEvent
 from teamchat.lib.realm_properties import MAX_WELCOME_MESSAGE_CUSTOM_TEXT_CHARS
 from teamchat.records import InvitationRow, RealmRow, Role, UserRow
 from teamchat.runtime import Runtime
+from teamchat.store import default_streams as default_store
 from teamchat.store import invites as invite_store
 from teamchat.store.db import Conn, Tx
 
 SECS_PER_MINUTE = 60
 # Sentinel for "invite_expires_in_minutes was not sent": use the server's default.
 DEFAULT_EXPIRY: int = -1
-
-
-@dataclass
-class StreamHooks:
-    """What invitations need from channels; set by the channels area.
-
-    check(conn, user, stream_ids) raises Zulip's error for a channel the user may not invite
-    to; subscribe(rt, tx, user, stream_ids, include_defaults) subscribes a new user.
-    """
-
-    check: Callable[[Conn, UserRow, Sequence[int]], Awaitable[None]] | None = None
-    subscribe: Callable[[Runtime, Tx, UserRow, Sequence[int], bool], Awaitable[None]] | None = None
-
-
-STREAM_HOOKS = StreamHooks()
 
 
 class InvitationError(ZulipError):
@@ -83,11 +69,21 @@ def check_role(user: UserRow, invite_as: int) -> None:
 
 
 async def _check_streams(conn: Conn, user: UserRow, stream_ids: Sequence[int]) -> None:
-    if not stream_ids:
-        return
-    if STREAM_HOOKS.check is None:
-        raise ZulipError(f"Invalid channel ID {stream_ids[0]}. No invites were sent.")
-    await STREAM_HOOKS.check(conn, user, stream_ids)
+    """Zulip's access_streams_for_invite: visible channels, and permission to subscribe
+    others to each one that is not a default channel."""
+    streams = []
+    for stream_id in stream_ids:
+        try:
+            stream, _ = await access_stream_by_id(conn, user, stream_id)
+        except ZulipError:
+            stream = None
+        if stream is None or stream.is_archived:
+            raise ZulipError(f"Invalid channel ID {stream_id}. No invites were sent.")
+        streams.append(stream)
+    defaults = set(await default_store.list_default_stream_ids(conn))
+    for stream in streams:
+        if stream.id not in defaults and not await may_add_subscribers(conn, user, stream):
+            raise ZulipError("You do not have permission to subscribe other users to channels.")
 
 
 async def _check_groups(conn: Conn, user: UserRow, group_ids: Sequence[int], now: int) -> None:

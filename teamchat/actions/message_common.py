@@ -17,6 +17,7 @@ from teamchat.lib.api_types import JsonDict
 from teamchat.lib.message_wire import ClientView, MessageExtras, finalize, message_dict
 from teamchat.records import MessageRow, RealmRow, StreamRow, UserRow
 from teamchat.render.markdown import (
+    Linkifier,
     MentionTarget,
     RenderContext,
     Rendered,
@@ -24,6 +25,7 @@ from teamchat.render.markdown import (
     render_markdown,
     topic_links,
 )
+from teamchat.store import linkifiers as linkifier_store
 from teamchat.store import messages as message_store
 from teamchat.store import reactions as reaction_store
 from teamchat.store import streams as stream_store
@@ -55,15 +57,24 @@ async def render_context(
         for stream in await stream_store.list_streams(conn, include_archived=False):
             if can_see_stream(sender, stream, stream.id in subscribed):
                 streams[stream.name] = StreamTarget(stream_id=stream.id, name=stream.name)
-    # TODO(issue5): linkifiers; TODO(issue4): alert words; realm emoji have no table yet.
+    # TODO(issue4): alert words; realm emoji have no table yet.
     return RenderContext(
         users_by_name=users_by_name,
         users_by_id=users_by_id,
         groups_by_name=groups,
         streams_by_name=streams,
         realm_emoji={},
+        linkifiers=await realm_linkifiers(conn),
         realm_url=realm_url,
     )
+
+
+async def realm_linkifiers(conn: Conn) -> list[Linkifier]:
+    """The realm's linkifiers, in the order they apply (messages and topic_links)."""
+    return [
+        Linkifier(pattern=row.pattern, url_template=row.url_template)
+        for row in await linkifier_store.list_linkifiers(conn)
+    ]
 
 
 async def group_ids_by_name(conn: Conn) -> dict[str, int]:
@@ -93,9 +104,9 @@ async def render(conn: Conn, sender: UserRow, content: str, realm_url: str) -> R
     return render_markdown(content, ctx)
 
 
-def links_for_topic(topic: str) -> list[dict[str, str]]:
-    """`topic_links` of a topic. TODO(issue5): the realm's linkifiers once they exist."""
-    return topic_links(topic, ())
+async def links_for_topic(conn: Conn, topic: str) -> list[dict[str, str]]:
+    """`topic_links` of a topic: the realm's linkifiers' matches and raw URLs."""
+    return topic_links(topic, await realm_linkifiers(conn))
 
 
 async def access_message(
@@ -140,13 +151,14 @@ async def message_extras(conn: Conn, rows: Sequence[MessageRow]) -> dict[int, Me
     user_ids = {r.sender_id for r in rows} | {u for ids in participants.values() for u in ids}
     users = {u.id: u for u in await user_store.list_users(conn, user_ids=sorted(user_ids))}
     reactions = await reaction_store.list_reactions(conn, [r.id for r in rows])
+    linkifiers = await realm_linkifiers(conn)
     return {
         row.id: MessageExtras(
             sender=users[row.sender_id],
             stream_name=streams[row.stream_id].name if row.stream_id is not None else None,
             participants=[users[u] for u in participants.get(row.recipient_id, [])],
             reactions=reactions.get(row.id, []),
-            topic_links=links_for_topic(row.topic) if row.stream_id is not None else [],
+            topic_links=topic_links(row.topic, linkifiers) if row.stream_id is not None else [],
         )
         for row in rows
     }

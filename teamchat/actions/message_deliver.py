@@ -253,7 +253,7 @@ async def _publish_message(
         participants=await user_store.list_users(tx, user_ids=draft.participant_ids)
         if draft.stream is None
         else [],
-        topic_links=links_for_topic(row.topic) if draft.stream else [],
+        topic_links=await links_for_topic(tx, row.topic) if draft.stream else [],
     )
     event: JsonDict = {
         "type": "message",

@@ -154,7 +154,7 @@ async def _move(
     move_entry: JsonDict = {"user_id": user.id, "timestamp": now}
     if plan.topic is not None:
         event["subject"] = plan.topic
-        event["topic_links"] = links_for_topic(plan.topic)
+        event["topic_links"] = await links_for_topic(tx, plan.topic)
         move_entry.update(prev_topic=message.topic, topic=plan.topic)
     if new.id != old.id:
         event["new_stream_id"] = new.id

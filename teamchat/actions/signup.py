@@ -1,7 +1,7 @@
 """Joining through an invitation: what a link allows, and creating the invited account.
 
 One transaction creates the user with the invited role, adds them to the invited groups
-(and channels, through the channels area's hook), and spends an email invitation. The page
+and channels (and the default channels when asked), and spends an email invitation. The page
 shows problems instead of raising them, so this module returns them as values.
 """
 
@@ -14,6 +14,7 @@ from enum import Enum
 
 from teamchat import store
 from teamchat.actions import invites
+from teamchat.actions.subscriptions import subscribe_users
 from teamchat.actions.user_group_edit import publish_to_active
 from teamchat.actions.users import publish_user_added
 from teamchat.events.types_org import UserGroupAddMembersEvent
@@ -21,7 +22,9 @@ from teamchat.lib.passwords import hash_password, password_problem, random_api_k
 from teamchat.lib.validation import full_name_problem, is_valid_email
 from teamchat.records import InvitationRow, RealmRow, Role, UserRow
 from teamchat.runtime import Runtime
+from teamchat.store import default_streams as default_store
 from teamchat.store import invites as invite_store
+from teamchat.store import streams as stream_store
 from teamchat.store import user_groups as group_store
 from teamchat.store.db import Tx
 
@@ -126,13 +129,21 @@ async def do_accept_invitation(
         assert user is not None
         await publish_user_added(rt, tx, user, realm.host)
         await _join_groups(rt, tx, user, invitation.group_ids)
-        if invites.STREAM_HOOKS.subscribe is not None:
-            await invites.STREAM_HOOKS.subscribe(
-                rt, tx, user, invitation.stream_ids, invitation.include_realm_default_subscriptions
-            )
+        await _join_streams(rt, tx, user, invitation)
         await invite_store.revoke_email_invitations_for(tx, email)
         await invites.notify_invites_changed(rt, tx, invitation.referred_by)
     return SignupResult(user=user)
+
+
+async def _join_streams(rt: Runtime, tx: Tx, user: UserRow, invitation: InvitationRow) -> None:
+    """The invited channels, plus the default channels if the invitation includes them."""
+    stream_ids = list(invitation.stream_ids)
+    if invitation.include_realm_default_subscriptions:
+        stream_ids += await default_store.list_default_stream_ids(tx)
+    streams = await stream_store.list_streams(tx, stream_ids=sorted(set(stream_ids)))
+    active = [stream for stream in streams if not stream.is_archived]
+    if active:
+        await subscribe_users(rt, tx, active, [user], {})
 
 
 async def _join_groups(rt: Runtime, tx: Tx, user: UserRow, group_ids: list[int]) -> None:
