@@ -190,6 +190,11 @@ def test_signing_up_through_a_link_gives_a_working_api_key(
         assert me["role"] == 300 and me["full_name"] == "New Joiner"
         members = joined.ok("GET", f"/user_groups/{group_id}/members")["members"]
         assert me["user_id"] in members
+        welcome = joined.ok(
+            "GET", "/messages", anchor="newest", num_before=5, num_after=0, narrow=[["is", "dm"]]
+        )["messages"]
+        assert [m["sender_full_name"] for m in welcome] == ["Welcome Bot"]
+        assert "welcome to" in welcome[0]["content"]
     events = watcher.events()
     assert events[0]["type"] == "realm_user"
     assert {"type": "user_group", "group_id": group_id} in [
@@ -421,3 +426,33 @@ def user_with_role_for(owner: Api) -> Api:
             anonymous.post("/fetch_api_key", username=email, password="pw-123456")
         )
     return Api(owner.base_url, email, body["api_key"])
+
+
+def test_custom_welcome_text(server: ServerProcess, admin: Api) -> None:
+    stamp = int(time.time() * 1000)
+    texts = {"custom": "Read the **handbook**.", "none": "", "org": None}
+    seen = {}
+    admin.ok("PATCH", "/realm", welcome_message_custom_text="Organization hello")
+    for label, text in texts.items():
+        # None is not sent: the organization's text applies.
+        link = admin.ok("POST", "/invites/multiuse", welcome_message_custom_text=text)[
+            "invite_link"
+        ]
+        email = f"{label}{stamp}@example.com"
+        joined = join(server, link, email=email, full_name=f"Welcomed {label}", password="pw-12345")
+        key = re.search(r'<code id="api_key">([^<]+)</code>', joined.text)
+        assert key
+        with Api(server.url, email, key.group(1)) as newcomer:
+            messages = newcomer.ok(
+                "GET",
+                "/messages",
+                anchor="newest",
+                num_before=5,
+                num_after=0,
+                narrow=[["is", "dm"]],
+            )["messages"]
+        seen[label] = [m["content"] for m in messages]
+    admin.ok("PATCH", "/realm", welcome_message_custom_text="")
+    assert len(seen["custom"]) == 2 and "<strong>handbook</strong>" in seen["custom"][1]
+    assert len(seen["none"]) == 1
+    assert len(seen["org"]) == 2 and "Organization hello" in seen["org"][1]

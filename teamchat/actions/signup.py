@@ -1,7 +1,8 @@
 """Joining through an invitation: what a link allows, and creating the invited account.
 
 One transaction creates the user with the invited role, adds them to the invited groups
-and channels (and the default channels when asked), and spends an email invitation. The page
+and channels (and the default channels when asked), and spends an email invitation; then
+the Welcome Bot greets them. The page
 shows problems instead of raising them, so this module returns them as values.
 """
 
@@ -17,6 +18,7 @@ from teamchat.actions import invites
 from teamchat.actions.subscriptions import subscribe_users
 from teamchat.actions.user_group_edit import publish_to_active
 from teamchat.actions.users import publish_user_added
+from teamchat.actions.welcome import send_welcome_messages
 from teamchat.events.types_org import UserGroupAddMembersEvent
 from teamchat.lib.passwords import hash_password, password_problem, random_api_key
 from teamchat.lib.validation import full_name_problem, is_valid_email
@@ -84,7 +86,7 @@ class SignupResult:
 
 
 async def accept_invitation(
-    rt: Runtime, key: str, *, email: str, full_name: str, password: str
+    rt: Runtime, key: str, *, email: str, full_name: str, password: str, realm_url: str
 ) -> SignupResult:
     """Validate the form and create the invited account; problems come back as text."""
     link = await get_link(rt, key)
@@ -97,9 +99,13 @@ async def accept_invitation(
     if problem:
         return SignupResult(problem=problem)
     password_hash = await asyncio.to_thread(hash_password, password)
-    return await do_accept_invitation(
+    result = await do_accept_invitation(
         rt, key, email=email, full_name=full_name.strip(), password_hash=password_hash
     )
+    if result.user is not None:
+        text = link.invitation.welcome_message_custom_text
+        await send_welcome_messages(rt, result.user, text, realm_url=realm_url)
+    return result
 
 
 async def do_accept_invitation(

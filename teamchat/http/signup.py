@@ -61,7 +61,12 @@ async def signup_submit(
     full_name = params.optional("full_name", as_str, "")
     password = params.optional("password", as_str, "")
     result = await signup.accept_invitation(
-        rt, key, email=email, full_name=full_name, password=password
+        rt,
+        key,
+        email=email,
+        full_name=full_name,
+        password=password,
+        realm_url=realm_url(request, rt),
     )
     link = await signup.get_link(rt, key)
     if result.user is None:
