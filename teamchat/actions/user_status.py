@@ -94,13 +94,15 @@ def check_status_values(request: StatusRequest, *, away: bool | None = None) -> 
         status_text = status_text.strip()
         if len(status_text) > MAX_STATUS_TEXT_CHARS:
             raise ZulipError(f"status_text is too long (limit: {MAX_STATUS_TEXT_CHARS} characters)")
+    # Checked before "no new values" (Zulip checks after), so a lone emoji_code or
+    # reaction_type gets the message that names the missing emoji_name.
+    if emoji_name is None and (emoji_code or reaction_type):
+        raise ZulipError(
+            "Client must pass emoji_name if they pass either emoji_code or reaction_type."
+        )
     if away is None and status_text is None and emoji_name is None:
         raise ZulipError("Client did not pass any new values.")
     if emoji_name is None:
-        if emoji_code or reaction_type:
-            raise ZulipError(
-                "Client must pass emoji_name if they pass either emoji_code or reaction_type."
-            )
         return NewStatus(status_text, None)
     if emoji_name == "":
         return NewStatus(status_text, ("", "", UNICODE_EMOJI))
