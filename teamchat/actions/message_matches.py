@@ -25,7 +25,7 @@ async def messages_matching_narrow(
         # zulip-compat: only messages the user has rows for (received), never channel history.
         query = msgspec.structs.replace(query, include_history=False)
         matched = await search.fetch_ids(conn, query, message_ids)
-        messages = await message_store.list_messages(conn, sorted(matched))
+        messages = await message_store.list_messages(conn, [row[0] for row in matched])
     return {
         str(message.id): {
             "match_content": message.rendered_content,

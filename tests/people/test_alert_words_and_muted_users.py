@@ -76,3 +76,17 @@ def test_muting_and_unmuting_users(make_user, owner: Api) -> None:  # type: igno
     assert [m["id"] for m in unmuted[0]["muted_users"]] == [bot["user_id"], gone.user_id]
     assert_error(user.delete(f"/users/me/muted_users/{noisy.user_id}"), "User is not muted")
     assert_error(user.delete("/users/me/muted_users/999999"), "No such user")
+
+
+def test_muting_marks_the_muted_users_unread_messages_read(make_user) -> None:  # type: ignore[no-untyped-def]
+    user, noisy = make_user(full_name="Quiet Reader"), make_user(full_name="Chatty")
+    dm = noisy.ok("POST", "/messages", type="private", to=[user.user_id], content="one")["id"]
+    noisy.ok("POST", "/messages", type="private", to=[user.user_id], content="two")
+    user.ok("POST", "/messages/flags", messages=[dm], op="add", flag="read")
+    later = noisy.ok("POST", "/messages", type="private", to=[user.user_id], content="three")
+    sent = verify(user, lambda: user.ok("POST", f"/users/me/muted_users/{noisy.user_id}"))
+    assert [e["type"] for e in sent] == ["update_message_flags", "muted_users"]
+    assert sent[0]["op"] == "add" and sent[0]["flag"] == "read" and sent[0]["all"] is False
+    assert sent[0]["messages"] == [dm + 1, later["id"]]
+    state = user.ok("POST", "/register", fetch_event_types=["message", "update_message_flags"])
+    assert state["unread_msgs"]["count"] == 0

@@ -326,6 +326,7 @@ class InitialSnapshot(Struct):
     recent_private_conversations: list[RecentDmConversation]
     subscriptions: list[Subscription]
     unread_msgs: UnreadMessagesSnapshot
+    starred_messages: list[int]
     streams: list[ZulipStream]
     user_status: dict[int, UserStatusChange]
     user_settings: UserSettings

@@ -1,0 +1,15 @@
+"""Fixtures for the client tests: the mobile app's world of data on the session server."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from tests.support.api import Api
+from tests.support.mobile import World, build_world
+
+
+@pytest.fixture(scope="session")
+def mobile_world(owner: Api, make_user: Any) -> World:
+    return build_world(owner, make_user)

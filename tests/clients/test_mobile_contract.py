@@ -1,0 +1,179 @@
+"""The mobile app's contract: what zulip-flutter sends, decoded with its own required fields.
+
+The app cannot run here, so its JSON decoders are mirrored as strict msgspec Structs
+(tests/support/flutter_types.py, flutter_events.py): a key it requires that is missing, null
+or of the wrong type fails these tests as it would make the app reload forever. The values
+checked come from real data (tests/support/mobile.py builds it through the API).
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import httpx
+
+from tests.conftest import TEST_PASSWORD
+from tests.support import flutter_types as fl
+from tests.support.api import Api, assert_success
+from tests.support.mobile import REGISTER, World, call, events
+from tests.support.server import ServerProcess
+
+# "Needed in practice": nullable in the app's types, but it misbehaves without them.
+PRACTICAL_KEYS = [
+    "queue_id",
+    "realm_message_content_edit_limit_seconds",
+    "realm_message_content_delete_limit_seconds",
+    "realm_empty_topic_display_name",
+    "realm_can_delete_any_message_group",
+    "realm_can_delete_own_message_group",
+    "realm_topics_policy",
+    "realm_mandatory_topics",
+    "realm_moderation_request_channel_id",
+    "server_typing_started_expiry_period_milliseconds",
+    "server_typing_stopped_wait_period_milliseconds",
+    "server_typing_started_wait_period_milliseconds",
+    "server_thumbnail_formats",
+    "channel_folders",
+    "server_report_message_types",
+]
+
+
+def test_login_server_settings_and_api_key(server: ServerProcess, mobile_world: World) -> None:
+    anonymous = Api(server.url)
+    settings = call(anonymous, "GET", "/server_settings", fl.ServerSettings)
+    assert settings.zulip_feature_level >= fl.MIN_ALLOWED_FEATURE_LEVEL
+    # The app refuses a realm URL whose origin differs from the one it connected to.
+    assert settings.realm_uri.rstrip("/") == server.url
+    assert settings.email_auth_enabled or settings.authentication_methods.ldap
+    # A wrong Authorization header is ignored.
+    wrong = Api(server.url, "nobody@example.com", "x" * 32)
+    assert call(wrong, "GET", "/server_settings", fl.ServerSettings) == settings
+    alice = mobile_world.alice
+    key = call(
+        anonymous, "POST", "/fetch_api_key", fl.FetchApiKeyResult,
+        username=alice.email, password=TEST_PASSWORD,
+    )  # fmt: skip
+    assert (key.api_key, key.email, key.user_id) == (alice.api_key, alice.email, alice.user_id)  # type: ignore[attr-defined]
+    anonymous.close()
+    wrong.close()
+
+
+def test_initial_snapshot_decodes_with_real_data(
+    server: ServerProcess, mobile_world: World
+) -> None:
+    w = mobile_world
+    response = w.alice.request("POST", "/register", **REGISTER)
+    raw = assert_success(response, "POST", "/register")
+    snapshot = fl.decode(response.content, fl.InitialSnapshot)
+    assert snapshot.zulip_feature_level >= fl.MIN_ALLOWED_FEATURE_LEVEL
+    assert [key for key in PRACTICAL_KEYS if key not in raw] == []
+    assert snapshot.queue_id and events(w.alice, snapshot.queue_id) == []
+    me, bob, carol = w.alice.user_id, w.bob.user_id, w.carol.user_id  # type: ignore[attr-defined]
+    users = {user.user_id: user for user in snapshot.realm_users}
+    assert me in users and users[bob].full_name == "Mobile Bob"
+    # client_gravatar=false: every user gets a usable avatar URL.
+    assert all(u.avatar_url and u.avatar_url.startswith("http") for u in users.values())
+    subscription = next(s for s in snapshot.subscriptions if s.stream_id == w.channel_id)
+    assert subscription.name == w.channel
+    # notification_settings_null: unset notification settings are null, not false.
+    assert subscription.desktop_notifications is None
+    assert any(s.stream_id == w.channel_id for s in snapshot.streams)
+    unread = snapshot.unread_msgs
+    assert {(d.other_user_id, tuple(d.unread_message_ids)) for d in unread.pms} >= {
+        (bob, (w.dm_message,))
+    }
+    assert w.topic_message in unread.mentions
+    assert [(c.stream_id, c.topic) for c in unread.streams] == [(w.channel_id, "lunch")]
+    assert [h.unread_message_ids for h in unread.huddles] == [[w.group_dm_message]]
+    assert unread.count == 3
+    assert snapshot.starred_messages == [w.topic_message]
+    assert snapshot.alert_words == ["deploy"]
+    assert [m.id for m in snapshot.muted_users] == [carol]
+    assert (w.channel_id, "lunch", 3) in {
+        (t.stream_id, t.topic_name, t.visibility_policy) for t in snapshot.user_topics
+    }
+    assert snapshot.user_status[bob].status_text == "on a train"
+    assert bob in snapshot.presences  # slim_presence: keyed by user id
+    assert {sorted(c.user_ids)[0] for c in snapshot.recent_private_conversations} >= {bob}
+    assert snapshot.custom_profile_fields and snapshot.realm_emoji and snapshot.channel_folders
+    assert snapshot.realm_user_groups and all(g.is_system_group for g in snapshot.realm_user_groups)
+    assert snapshot.realm_name and snapshot.realm_icon_url.startswith("http")
+    # The emoji data is fetched without credentials from an absolute URL.
+    assert snapshot.server_emoji_data_url.startswith(server.url)
+    emoji = fl.decode(httpx.get(snapshot.server_emoji_data_url).content, fl.ServerEmojiData)
+    assert "smile" in emoji.code_to_names["1f642"]
+
+
+def test_message_fetches_the_app_makes(mobile_world: World) -> None:
+    w = mobile_world
+    me, bob = w.alice.user_id, w.bob.user_id  # type: ignore[attr-defined]
+    topic_narrow = [
+        {"operator": "channel", "operand": w.channel_id},
+        {"operator": "topic", "operand": "lunch"},
+    ]
+    narrows: list[list[dict[str, Any]]] = [
+        [],
+        topic_narrow,
+        [{"operator": "channel", "operand": w.channel_id}],
+        [{"operator": "dm", "operand": [bob]}],
+        [{"operator": "is", "operand": "dm"}],
+        [{"operator": "is", "operand": "mentioned"}],
+        [{"operator": "is", "operand": "starred"}],
+        [{"operator": "search", "operand": "hi"}],
+        [{"operator": "with", "operand": w.topic_message}],
+        [{"operator": "id", "operand": str(w.dm_message)}],
+        [
+            {"operator": "is", "operand": "unread"},
+            {"operator": "is", "operand": "dm", "negated": True},
+        ],
+    ]  # fmt: skip
+    windows = [("newest", 100, 0), ("oldest", 0, 100), ("first_unread", 100, 100)]
+    for narrow in narrows:
+        for anchor, before, after in windows:
+            result = call(
+                w.alice, "GET", "/messages", fl.GetMessagesResult, narrow=narrow, anchor=anchor,
+                num_before=before, num_after=after, allow_empty_topic_name=True,
+            )  # fmt: skip
+            assert result.found_newest or anchor == "oldest", (narrow, anchor)
+    page = call(
+        w.alice, "GET", "/messages", fl.GetMessagesResult, narrow=topic_narrow,
+        anchor=str(w.topic_message), include_anchor=False, num_before=100, num_after=0,
+        allow_empty_topic_name=True,
+    )  # fmt: skip
+    assert page.messages == [] and page.found_oldest
+    everything = call(
+        w.alice, "GET", "/messages", fl.GetMessagesResult, narrow=[], anchor="newest",
+        num_before=100, num_after=0, allow_empty_topic_name=True,
+    )  # fmt: skip
+    by_id = {m.id: m for m in everything.messages}
+    stream = by_id[w.topic_message]
+    assert isinstance(stream, fl.StreamMessage) and stream.display_recipient == w.channel
+    assert {(r.reaction_type, r.emoji_name) for r in stream.reactions} == {
+        ("zulip_extra_emoji", "zulip"),
+        ("unicode_emoji", "smile"),
+    }
+    assert {"starred", "mentioned"} <= set(stream.flags)
+    dm = by_id[w.dm_message]
+    assert isinstance(dm, fl.DmMessage) and {r.id for r in dm.display_recipient} == {me, bob}
+    single = call(
+        w.alice, "GET", f"/messages/{w.topic_message}", fl.GetMessageResult,
+        allow_empty_topic_name=True, apply_markdown=False,
+    )  # fmt: skip
+    assert single.message.content.startswith("@**Mobile Alice")
+
+
+def test_presence_loop(mobile_world: World) -> None:
+    w = mobile_world
+    body = w.alice.request(
+        "POST", "/users/me/presence", status="active", new_user_input=True,
+        ping_only=False, slim_presence=True,
+    )  # fmt: skip
+    assert_success(body, "POST", "/users/me/presence")
+    presences = fl.decode(json.dumps(body.json()["presences"]), dict[int, fl.PerUserPresence])
+    assert w.bob.user_id in presences and w.alice.user_id in presences  # type: ignore[attr-defined]
+    ping = w.alice.ok(
+        "POST", "/users/me/presence", status="idle", new_user_input=False, ping_only=True,
+        slim_presence=True,
+    )  # fmt: skip
+    assert "presences" not in ping
