@@ -127,7 +127,8 @@ class PerClientPresence(Struct):
 class PresenceEvent(Struct):
     id: int
     user_id: int
-    server_timestamp: int
+    # `(json['server_timestamp'] as num).toInt()`; Zulip sends a float here.
+    server_timestamp: float
     presence: dict[str, PerClientPresence]
 
 

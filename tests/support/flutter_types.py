@@ -404,3 +404,12 @@ class TemporaryUploadUrlResult(Struct):
 
 class ServerEmojiData(Struct):
     code_to_names: dict[str, list[str]]
+
+
+class GetStreamTopicsEntry(Struct):
+    max_id: int
+    name: str
+
+
+class GetStreamTopicsResult(Struct):
+    topics: list[GetStreamTopicsEntry]
