@@ -10,6 +10,7 @@ from tests.support.api import Api
 from tests.support.mobile import World, build_world
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def mobile_world(owner: Api, make_user: Any) -> World:
+    """Fresh per module: the action tests change what the snapshot tests check."""
     return build_world(owner, make_user)

@@ -22,19 +22,41 @@ from tests.support.server import ServerProcess
 def _send_and_edit(w: World, queue_id: str) -> int:
     alice, bob = w.alice, w.bob
     sent = call(
-        alice, "POST", "/messages", fl.SendMessageResult, type="channel", to=w.channel_id,
-        topic="plans", content="draft", queue_id=queue_id, local_id="local-1", read_by_sender=True,
-    )  # fmt: skip
-    call(bob, "POST", "/messages", fl.SendMessageResult, type="direct", to=[alice.user_id],  # type: ignore[attr-defined]
-         content="ping")  # fmt: skip
+        alice,
+        "POST",
+        "/messages",
+        fl.SendMessageResult,
+        type="channel",
+        to=w.channel_id,
+        topic="plans",
+        content="draft",
+        queue_id=queue_id,
+        local_id="local-1",
+        read_by_sender=True,
+    )
+    call(
+        bob,
+        "POST",
+        "/messages",
+        fl.SendMessageResult,
+        type="direct",
+        to=[alice.user_id],  # type: ignore[attr-defined]
+        content="ping",
+    )
     alice.ok(
-        "PATCH", f"/messages/{sent.id}", content="final",
+        "PATCH",
+        f"/messages/{sent.id}",
+        content="final",
         prev_content_sha256=hashlib.sha256(b"draft").hexdigest(),
-    )  # fmt: skip
+    )
     alice.ok(
-        "PATCH", f"/messages/{sent.id}", topic="moved", propagate_mode="change_all",
-        send_notification_to_old_thread=False, send_notification_to_new_thread=False,
-    )  # fmt: skip
+        "PATCH",
+        f"/messages/{sent.id}",
+        topic="moved",
+        propagate_mode="change_all",
+        send_notification_to_old_thread=False,
+        send_notification_to_new_thread=False,
+    )
     reaction = {"emoji_name": "zulip", "emoji_code": "zulip", "reaction_type": "zulip_extra_emoji"}
     alice.ok("POST", f"/messages/{sent.id}/reactions", **reaction)
     alice.ok("DELETE", f"/messages/{sent.id}/reactions", **reaction)
@@ -44,21 +66,45 @@ def _send_and_edit(w: World, queue_id: str) -> int:
 def _flags(w: World, message_id: int) -> None:
     alice = w.alice
     for op in ("add", "remove"):
-        result = call(alice, "POST", "/messages/flags", fl.UpdateMessageFlagsResult,
-                      messages=[message_id], op=op, flag="starred")  # fmt: skip
+        result = call(
+            alice,
+            "POST",
+            "/messages/flags",
+            fl.UpdateMessageFlagsResult,
+            messages=[message_id],
+            op=op,
+            flag="starred",
+        )
         assert result.messages == [message_id]
     # "Mark as unread" on the app's own (read) message.
-    call(alice, "POST", "/messages/flags", fl.UpdateMessageFlagsResult,
-         messages=[message_id], op="remove", flag="read")  # fmt: skip
-    narrow = [{"operator": "channel", "operand": w.channel_id},
-              {"operator": "is", "operand": "unread"}]  # fmt: skip
+    call(
+        alice,
+        "POST",
+        "/messages/flags",
+        fl.UpdateMessageFlagsResult,
+        messages=[message_id],
+        op="remove",
+        flag="read",
+    )
+    narrow = [
+        {"operator": "channel", "operand": w.channel_id},
+        {"operator": "is", "operand": "unread"},
+    ]
     anchor, done = "oldest", False
     while not done:  # "Mark all as read": looped until found_newest.
         result_ = call(
-            alice, "POST", "/messages/flags/narrow", fl.UpdateMessageFlagsForNarrowResult,
-            anchor=anchor, include_anchor=anchor == "oldest", num_before=0, num_after=1000,
-            narrow=narrow, op="add", flag="read",
-        )  # fmt: skip
+            alice,
+            "POST",
+            "/messages/flags/narrow",
+            fl.UpdateMessageFlagsForNarrowResult,
+            anchor=anchor,
+            include_anchor=anchor == "oldest",
+            num_before=0,
+            num_after=1000,
+            narrow=narrow,
+            op="add",
+            flag="read",
+        )
         assert result_.updated_count <= result_.processed_count
         done = result_.found_newest
         anchor = str(result_.last_processed_id)
@@ -72,10 +118,14 @@ def _other_actions(w: World, message_id: int) -> None:
     name = unique_name("mobile-new")
     alice.ok("POST", "/users/me/subscriptions", subscriptions=[{"name": name}])
     new_id = alice.ok("GET", "/get_stream_id", stream=name)["stream_id"]
-    alice.ok("POST", "/users/me/subscriptions", subscriptions=[{"name": name}],
-             principals=[bob.user_id])  # type: ignore[attr-defined]  # fmt: skip
-    alice.ok("POST", "/users/me/subscriptions/properties",
-             subscription_data=[{"stream_id": new_id, "property": "is_muted", "value": True}])  # fmt: skip
+    alice.ok(
+        "POST", "/users/me/subscriptions", subscriptions=[{"name": name}], principals=[bob.user_id]
+    )  # type: ignore[attr-defined]
+    alice.ok(
+        "POST",
+        "/users/me/subscriptions/properties",
+        subscription_data=[{"stream_id": new_id, "property": "is_muted", "value": True}],
+    )
     alice.ok("PATCH", f"/streams/{new_id}", description="about")
     alice.ok("DELETE", "/users/me/subscriptions", subscriptions=[name])
     alice.ok("PATCH", "/settings", twenty_four_hour_time=True)
@@ -85,8 +135,13 @@ def _other_actions(w: World, message_id: int) -> None:
     # A first presence report (carol has none yet) sends a presence event.
     w.carol.ok("POST", "/users/me/presence", status="active", new_user_input=True)
     owner.ok("POST", "/realm/profile_fields", name=unique_name("Team"), field_type=1)
-    owner.ok("POST", "/user_groups/create", name=unique_name("crew"), description="",
-             members=[alice.user_id])  # type: ignore[attr-defined]  # fmt: skip
+    owner.ok(
+        "POST",
+        "/user_groups/create",
+        name=unique_name("crew"),
+        description="",
+        members=[alice.user_id],
+    )  # type: ignore[attr-defined]
     owner.ok("POST", "/channel_folders/create", name=unique_name("Later"), description="")
     owner.ok("DELETE", f"/streams/{new_id}")
     alice.ok("DELETE", f"/messages/{message_id}")
@@ -103,15 +158,31 @@ def test_actions_and_the_events_the_app_parses(mobile_world: World) -> None:
     parsed = [parse(event) for event in delivered]
     known = {(e["type"], e.get("op")) for e, p in zip(delivered, parsed, strict=True) if p}
     wanted = {
-        ("message", None), ("update_message", None), ("reaction", "add"), ("reaction", "remove"),
-        ("update_message_flags", "add"), ("update_message_flags", "remove"), ("typing", "start"),
-        ("user_topic", None), ("subscription", "add"), ("subscription", "peer_add"),
-        ("subscription", "update"), ("subscription", "remove"), ("stream", "create"),
-        ("stream", "update"), ("stream", "delete"), ("user_settings", "update"),
-        ("user_status", None), ("alert_words", None), ("realm_user", "update"),
-        ("presence", None), ("custom_profile_fields", None), ("user_group", "add"),
-        ("channel_folder", "add"), ("delete_message", None),
-    }  # fmt: skip
+        ("message", None),
+        ("update_message", None),
+        ("reaction", "add"),
+        ("reaction", "remove"),
+        ("update_message_flags", "add"),
+        ("update_message_flags", "remove"),
+        ("typing", "start"),
+        ("user_topic", None),
+        ("subscription", "add"),
+        ("subscription", "peer_add"),
+        ("subscription", "update"),
+        ("subscription", "remove"),
+        ("stream", "create"),
+        ("stream", "update"),
+        ("stream", "delete"),
+        ("user_settings", "update"),
+        ("user_status", None),
+        ("alert_words", None),
+        ("realm_user", "update"),
+        ("presence", None),
+        ("custom_profile_fields", None),
+        ("user_group", "add"),
+        ("channel_folder", "add"),
+        ("delete_message", None),
+    }
     assert wanted - known == set()
     messages = [p for p in parsed if isinstance(p, MessageEvent)]
     # The sender's own queue gets its message, with the outbox's local id echoed.
@@ -126,11 +197,15 @@ def test_actions_and_the_events_the_app_parses(mobile_world: World) -> None:
 
 def test_topics_and_message_by_id(mobile_world: World) -> None:
     w = mobile_world
-    topics = call(w.alice, "GET", f"/users/me/{w.channel_id}/topics", fl.GetStreamTopicsResult,
-                  allow_empty_topic_name=True)  # fmt: skip
+    topics = call(
+        w.alice,
+        "GET",
+        f"/users/me/{w.channel_id}/topics",
+        fl.GetStreamTopicsResult,
+        allow_empty_topic_name=True,
+    )
     assert "lunch" in {t.name for t in topics.topics}
-    assert_error(w.alice.get("/messages/999999", allow_empty_topic_name=True),
-                 "Invalid message(s)")  # fmt: skip
+    assert_error(w.alice.get("/messages/999999", allow_empty_topic_name=True), "Invalid message(s)")
 
 
 def test_upload_then_temporary_url(server: ServerProcess, mobile_world: World) -> None:

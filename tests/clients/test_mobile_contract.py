@@ -51,9 +51,13 @@ def test_login_server_settings_and_api_key(server: ServerProcess, mobile_world: 
     assert call(wrong, "GET", "/server_settings", fl.ServerSettings) == settings
     alice = mobile_world.alice
     key = call(
-        anonymous, "POST", "/fetch_api_key", fl.FetchApiKeyResult,
-        username=alice.email, password=TEST_PASSWORD,
-    )  # fmt: skip
+        anonymous,
+        "POST",
+        "/fetch_api_key",
+        fl.FetchApiKeyResult,
+        username=alice.email,
+        password=TEST_PASSWORD,
+    )
     assert (key.api_key, key.email, key.user_id) == (alice.api_key, alice.email, alice.user_id)  # type: ignore[attr-defined]
     anonymous.close()
     wrong.close()
@@ -127,25 +131,46 @@ def test_message_fetches_the_app_makes(mobile_world: World) -> None:
             {"operator": "is", "operand": "unread"},
             {"operator": "is", "operand": "dm", "negated": True},
         ],
-    ]  # fmt: skip
+    ]
     windows = [("newest", 100, 0), ("oldest", 0, 100), ("first_unread", 100, 100)]
     for narrow in narrows:
         for anchor, before, after in windows:
             result = call(
-                w.alice, "GET", "/messages", fl.GetMessagesResult, narrow=narrow, anchor=anchor,
-                num_before=before, num_after=after, allow_empty_topic_name=True,
-            )  # fmt: skip
+                w.alice,
+                "GET",
+                "/messages",
+                fl.GetMessagesResult,
+                narrow=narrow,
+                anchor=anchor,
+                num_before=before,
+                num_after=after,
+                allow_empty_topic_name=True,
+            )
             assert result.found_newest or anchor == "oldest", (narrow, anchor)
     page = call(
-        w.alice, "GET", "/messages", fl.GetMessagesResult, narrow=topic_narrow,
-        anchor=str(w.topic_message), include_anchor=False, num_before=100, num_after=0,
+        w.alice,
+        "GET",
+        "/messages",
+        fl.GetMessagesResult,
+        narrow=topic_narrow,
+        anchor=str(w.topic_message),
+        include_anchor=False,
+        num_before=100,
+        num_after=0,
         allow_empty_topic_name=True,
-    )  # fmt: skip
+    )
     assert page.messages == [] and page.found_oldest
     everything = call(
-        w.alice, "GET", "/messages", fl.GetMessagesResult, narrow=[], anchor="newest",
-        num_before=100, num_after=0, allow_empty_topic_name=True,
-    )  # fmt: skip
+        w.alice,
+        "GET",
+        "/messages",
+        fl.GetMessagesResult,
+        narrow=[],
+        anchor="newest",
+        num_before=100,
+        num_after=0,
+        allow_empty_topic_name=True,
+    )
     by_id = {m.id: m for m in everything.messages}
     stream = by_id[w.topic_message]
     assert isinstance(stream, fl.StreamMessage) and stream.display_recipient == w.channel
@@ -157,23 +182,35 @@ def test_message_fetches_the_app_makes(mobile_world: World) -> None:
     dm = by_id[w.dm_message]
     assert isinstance(dm, fl.DmMessage) and {r.id for r in dm.display_recipient} == {me, bob}
     single = call(
-        w.alice, "GET", f"/messages/{w.topic_message}", fl.GetMessageResult,
-        allow_empty_topic_name=True, apply_markdown=False,
-    )  # fmt: skip
+        w.alice,
+        "GET",
+        f"/messages/{w.topic_message}",
+        fl.GetMessageResult,
+        allow_empty_topic_name=True,
+        apply_markdown=False,
+    )
     assert single.message.content.startswith("@**Mobile Alice")
 
 
 def test_presence_loop(mobile_world: World) -> None:
     w = mobile_world
     body = w.alice.request(
-        "POST", "/users/me/presence", status="active", new_user_input=True,
-        ping_only=False, slim_presence=True,
-    )  # fmt: skip
+        "POST",
+        "/users/me/presence",
+        status="active",
+        new_user_input=True,
+        ping_only=False,
+        slim_presence=True,
+    )
     assert_success(body, "POST", "/users/me/presence")
     presences = fl.decode(json.dumps(body.json()["presences"]), dict[int, fl.PerUserPresence])
     assert w.bob.user_id in presences and w.alice.user_id in presences  # type: ignore[attr-defined]
     ping = w.alice.ok(
-        "POST", "/users/me/presence", status="idle", new_user_input=False, ping_only=True,
+        "POST",
+        "/users/me/presence",
+        status="idle",
+        new_user_input=False,
+        ping_only=True,
         slim_presence=True,
-    )  # fmt: skip
+    )
     assert "presences" not in ping

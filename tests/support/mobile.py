@@ -77,15 +77,24 @@ def build_world(owner: Api, make_user: Any) -> World:
     subscribe(owner, channel, principals=people)
     channel_id = assert_success(owner.get("/get_stream_id", stream=channel))["stream_id"]
     topic = bob.ok(
-        "POST", "/messages", type="stream", to=channel, topic="lunch",
+        "POST",
+        "/messages",
+        type="stream",
+        to=channel,
+        topic="lunch",
         content=f"@**Mobile Alice|{alice.user_id}** :smile:",
-    )["id"]  # fmt: skip
+    )["id"]
     dm = bob.ok("POST", "/messages", type="private", to=[alice.user_id], content="hi")["id"]
     group = bob.ok(
         "POST", "/messages", type="private", to=[alice.user_id, carol.user_id], content="all"
     )["id"]
-    bob.ok("POST", f"/messages/{topic}/reactions", emoji_name="zulip",
-           emoji_code="zulip", reaction_type="zulip_extra_emoji")  # fmt: skip
+    bob.ok(
+        "POST",
+        f"/messages/{topic}/reactions",
+        emoji_name="zulip",
+        emoji_code="zulip",
+        reaction_type="zulip_extra_emoji",
+    )
     bob.ok("POST", f"/messages/{topic}/reactions", emoji_name="smile")
     alice.ok("POST", "/messages/flags", messages=[topic], op="add", flag="starred")
     alice.ok("POST", "/users/me/alert_words", alert_words=["deploy"])
