@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 from typing import Any
+from urllib.parse import urljoin
 
 import httpx
 
@@ -76,8 +77,15 @@ def test_initial_snapshot_decodes_with_real_data(
     me, bob, carol = w.alice.user_id, w.bob.user_id, w.carol.user_id  # type: ignore[attr-defined]
     users = {user.user_id: user for user in snapshot.realm_users}
     assert me in users and users[bob].full_name == "Mobile Bob"
-    # client_gravatar=false: every user gets a usable avatar URL.
-    assert all(u.avatar_url and u.avatar_url.startswith("http") for u in users.values())
+    # client_gravatar=false: every user gets an avatar URL; the app resolves it against the
+    # realm URL (uploaded avatars are served by us, relative like Zulip's local uploads).
+    for user in users.values():
+        assert user.avatar_url, user
+        url = urljoin(server.url + "/", user.avatar_url)
+        if url.startswith(server.url):
+            assert httpx.get(url, auth=(w.alice.email or "", w.alice.api_key or "")).is_success
+        else:
+            assert url.startswith("https://secure.gravatar.com/avatar/"), url
     subscription = next(s for s in snapshot.subscriptions if s.stream_id == w.channel_id)
     assert subscription.name == w.channel
     # notification_settings_null: unset notification settings are null, not false.
@@ -101,7 +109,8 @@ def test_initial_snapshot_decodes_with_real_data(
     assert bob in snapshot.presences  # slim_presence: keyed by user id
     assert {sorted(c.user_ids)[0] for c in snapshot.recent_private_conversations} >= {bob}
     assert snapshot.custom_profile_fields and snapshot.realm_emoji and snapshot.channel_folders
-    assert snapshot.realm_user_groups and all(g.is_system_group for g in snapshot.realm_user_groups)
+    groups = {g.name: g for g in snapshot.realm_user_groups}
+    assert groups["role:members"].is_system_group and me in groups["role:members"].members
     assert snapshot.realm_name and snapshot.realm_icon_url.startswith("http")
     # The emoji data is fetched without credentials from an absolute URL.
     assert snapshot.server_emoji_data_url.startswith(server.url)
