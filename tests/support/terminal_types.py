@@ -208,10 +208,6 @@ class InitialDataHead(InitialData, kw_only=True):
     custom_profile_fields: list[dict[str, Any]]
 
 
-class ReactionUser(Struct):
-    id: int
-
-
 class Reaction(Struct):
     emoji_code: str
     emoji_name: str
@@ -245,11 +241,6 @@ class GetMessages(Struct):
     messages: list[Message]
     anchor: int
     found_newest: bool | None = None
-
-
-class MessageEvent(Struct):
-    message: Message
-    flags: list[str] | None = None
 
 
 class RegisterAgain(Struct):
