@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from tests.support.api import Api, assert_error
 from tests.support.people import make_role_user, verify
+from tests.support.realm_emoji import upload_ok
 from tests.support.server import ServerProcess
 
 
@@ -128,3 +129,30 @@ def test_away_is_the_inverse_of_presence_enabled(make_user) -> None:  # type: ig
     assert status_of(user, user.user_id) == {}
     verify(user, lambda: user.ok("PATCH", "/settings", presence_enabled=False))
     assert status_of(user, user.user_id) == {"away": True}
+
+
+def test_custom_emoji_in_a_status(owner: Api, make_user) -> None:  # type: ignore[no-untyped-def]
+    user = make_user(full_name="Custom Emoji Fan")
+    name = f"status-parrot-{user.user_id}"
+    emoji_id = upload_ok(owner, name)["id"]
+    sent = verify(user, lambda: user.ok("POST", "/users/me/status", emoji_name=name))
+    assert (sent[0]["emoji_code"], sent[0]["reaction_type"]) == (emoji_id, "realm_emoji")
+    assert_error(
+        user.post(
+            "/users/me/status", emoji_name="other", emoji_code=emoji_id, reaction_type="realm_emoji"
+        ),
+        "Invalid custom emoji name.",
+    )
+    assert_error(
+        user.post(
+            "/users/me/status", emoji_name=name, emoji_code="999999", reaction_type="realm_emoji"
+        ),
+        "Invalid custom emoji.",
+    )
+    owner.ok("DELETE", f"/realm/emoji/{name}")
+    assert_error(
+        user.post(
+            "/users/me/status", emoji_name=name, emoji_code=emoji_id, reaction_type="realm_emoji"
+        ),
+        "This custom emoji has been deactivated.",
+    )
