@@ -205,6 +205,11 @@ def test_topics_and_message_by_id(mobile_world: World) -> None:
         allow_empty_topic_name=True,
     )
     assert "lunch" in {t.name for t in topics.topics}
+    w.alice.ok("POST", "/messages/flags", messages=[w.dm_message], op="add", flag="read")
+    receipts = call(
+        w.bob, "GET", f"/messages/{w.dm_message}/read_receipts", fl.GetReadReceiptsResult
+    )
+    assert receipts.user_ids == [w.alice.user_id]  # type: ignore[attr-defined]
     assert_error(w.alice.get("/messages/999999", allow_empty_topic_name=True), "Invalid message(s)")
 
 

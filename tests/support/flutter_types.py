@@ -413,3 +413,7 @@ class GetStreamTopicsEntry(Struct):
 
 class GetStreamTopicsResult(Struct):
     topics: list[GetStreamTopicsEntry]
+
+
+class GetReadReceiptsResult(Struct):
+    user_ids: list[int]
