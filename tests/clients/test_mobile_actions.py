@@ -131,6 +131,9 @@ def _other_actions(w: World, message_id: int) -> None:
     alice.ok("PATCH", "/settings", twenty_four_hour_time=True)
     alice.ok("POST", "/users/me/status", status_text="busy", away=False)
     alice.ok("POST", "/users/me/alert_words", alert_words=["release"])
+    snippet = alice.ok("POST", "/saved_snippets", title="Later", content="brb")["saved_snippet_id"]
+    alice.ok("PATCH", f"/saved_snippets/{snippet}", content="back soon")
+    alice.ok("DELETE", f"/saved_snippets/{snippet}")
     bob.ok("PATCH", "/settings", full_name="Mobile Robert")
     # A first presence report (carol has none yet) sends a presence event.
     w.carol.ok("POST", "/users/me/presence", status="active", new_user_input=True)
@@ -182,6 +185,9 @@ def test_actions_and_the_events_the_app_parses(mobile_world: World) -> None:
         ("user_group", "add"),
         ("channel_folder", "add"),
         ("delete_message", None),
+        ("saved_snippets", "add"),
+        ("saved_snippets", "update"),
+        ("saved_snippets", "remove"),
     }
     assert wanted - known == set()
     messages = [p for p in parsed if isinstance(p, MessageEvent)]

@@ -101,6 +101,9 @@ def test_initial_snapshot_decodes_with_real_data(
     assert unread.count == 3
     assert snapshot.starred_messages == [w.topic_message]
     assert snapshot.alert_words == ["deploy"]
+    assert [(s.title, s.content) for s in snapshot.saved_snippets or []] == [
+        ("Thanks", "Thank you!")
+    ]
     assert [m.id for m in snapshot.muted_users] == [carol]
     assert (w.channel_id, "lunch", 3) in {
         (t.stream_id, t.topic_name, t.visibility_policy) for t in snapshot.user_topics

@@ -230,6 +230,11 @@ class SavedSnippetEvent(Struct):
     saved_snippet: SavedSnippet
 
 
+class SavedSnippetRemoveEvent(Struct):
+    id: int
+    saved_snippet_id: int
+
+
 class ChannelFolderAddEvent(Struct):
     id: int
     channel_folder: ChannelFolder
@@ -293,6 +298,7 @@ DECODERS: dict[tuple[str, str | None], type[Struct]] = {
     ("user_group", "remove"): UserGroupIdEvent,
     ("saved_snippets", "add"): SavedSnippetEvent,
     ("saved_snippets", "update"): SavedSnippetEvent,
+    ("saved_snippets", "remove"): SavedSnippetRemoveEvent,
     ("channel_folder", "add"): ChannelFolderAddEvent,
     ("user_status", None): UserStatusEvent,
     ("user_topic", None): UserTopicEvent,

@@ -98,6 +98,7 @@ def build_world(owner: Api, make_user: Any) -> World:
     bob.ok("POST", f"/messages/{topic}/reactions", emoji_name="smile")
     alice.ok("POST", "/messages/flags", messages=[topic], op="add", flag="starred")
     alice.ok("POST", "/users/me/alert_words", alert_words=["deploy"])
+    alice.ok("POST", "/saved_snippets", title="Thanks", content="Thank you!")
     alice.ok("POST", f"/users/me/muted_users/{carol.user_id}")
     alice.ok("POST", "/user_topics", stream_id=channel_id, topic="lunch", visibility_policy=3)
     bob.ok("POST", "/users/me/status", status_text="on a train", emoji_name="train")
