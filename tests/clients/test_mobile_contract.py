@@ -73,6 +73,7 @@ def test_initial_snapshot_decodes_with_real_data(
     snapshot = fl.decode(response.content, fl.InitialSnapshot)
     assert snapshot.zulip_feature_level >= fl.MIN_ALLOWED_FEATURE_LEVEL
     assert [key for key in PRACTICAL_KEYS if key not in raw] == []
+    assert raw["realm_url"] == raw["realm_uri"] == server.url
     assert snapshot.queue_id and events(w.alice, snapshot.queue_id) == []
     me, bob, carol = w.alice.user_id, w.bob.user_id, w.carol.user_id  # type: ignore[attr-defined]
     users = {user.user_id: user for user in snapshot.realm_users}
