@@ -9,6 +9,7 @@ from typing import Any
 
 import httpx
 
+from tests.support import flutter_routes as routes
 from tests.support import flutter_types as fl
 from tests.support.api import assert_error, assert_success
 from tests.support.channels import unique_name
@@ -25,7 +26,7 @@ def _send_and_edit(w: World, queue_id: str) -> int:
         alice,
         "POST",
         "/messages",
-        fl.SendMessageResult,
+        routes.SendMessageResult,
         type="channel",
         to=w.channel_id,
         topic="plans",
@@ -38,7 +39,7 @@ def _send_and_edit(w: World, queue_id: str) -> int:
         bob,
         "POST",
         "/messages",
-        fl.SendMessageResult,
+        routes.SendMessageResult,
         type="direct",
         to=[alice.user_id],  # type: ignore[attr-defined]
         content="ping",
@@ -70,7 +71,7 @@ def _flags(w: World, message_id: int) -> None:
             alice,
             "POST",
             "/messages/flags",
-            fl.UpdateMessageFlagsResult,
+            routes.UpdateMessageFlagsResult,
             messages=[message_id],
             op=op,
             flag="starred",
@@ -81,7 +82,7 @@ def _flags(w: World, message_id: int) -> None:
         alice,
         "POST",
         "/messages/flags",
-        fl.UpdateMessageFlagsResult,
+        routes.UpdateMessageFlagsResult,
         messages=[message_id],
         op="remove",
         flag="read",
@@ -96,7 +97,7 @@ def _flags(w: World, message_id: int) -> None:
             alice,
             "POST",
             "/messages/flags/narrow",
-            fl.UpdateMessageFlagsForNarrowResult,
+            routes.UpdateMessageFlagsForNarrowResult,
             anchor=anchor,
             include_anchor=anchor == "oldest",
             num_before=0,
@@ -207,13 +208,13 @@ def test_topics_and_message_by_id(mobile_world: World) -> None:
         w.alice,
         "GET",
         f"/users/me/{w.channel_id}/topics",
-        fl.GetStreamTopicsResult,
+        routes.GetStreamTopicsResult,
         allow_empty_topic_name=True,
     )
     assert "lunch" in {t.name for t in topics.topics}
     w.alice.ok("POST", "/messages/flags", messages=[w.dm_message], op="add", flag="read")
     receipts = call(
-        w.bob, "GET", f"/messages/{w.dm_message}/read_receipts", fl.GetReadReceiptsResult
+        w.bob, "GET", f"/messages/{w.dm_message}/read_receipts", routes.GetReadReceiptsResult
     )
     assert receipts.user_ids == [w.alice.user_id]  # type: ignore[attr-defined]
     assert_error(w.alice.get("/messages/999999", allow_empty_topic_name=True), "Invalid message(s)")
@@ -223,10 +224,10 @@ def test_upload_then_temporary_url(server: ServerProcess, mobile_world: World) -
     alice = mobile_world.alice
     response = alice.http.post("/user_uploads", files={"file": ("photo.png", PNG, "image/png")})
     assert_success(response, "POST", "/user_uploads")
-    upload = fl.decode(response.content, fl.UploadFileResult)
+    upload = fl.decode(response.content, routes.UploadFileResult)
     assert upload.uri.startswith("/user_uploads/")
     path = upload.uri.removeprefix("/user_uploads/")
-    temporary = call(alice, "GET", f"/user_uploads/{path}", fl.TemporaryUploadUrlResult)
+    temporary = call(alice, "GET", f"/user_uploads/{path}", routes.TemporaryUploadUrlResult)
     served = httpx.get(server.url + temporary.url)
     assert served.status_code == 200 and served.content == PNG
     # The app also loads the original with its credentials.
@@ -238,10 +239,14 @@ def test_avatar_by_user_id(server: ServerProcess, mobile_world: World) -> None:
     bob = mobile_world.bob
     bob.http.post("/users/me/avatar", files={"file": ("me.png", PNG, "image/png")})
     auth = (mobile_world.alice.email or "", mobile_world.alice.api_key or "")
-    with httpx.Client(base_url=server.url, auth=auth, follow_redirects=True) as http:
-        response = http.get(f"/avatar/{bob.user_id}")  # type: ignore[attr-defined]
-        assert response.status_code == 200 and response.content == PNG
-        assert http.get(f"/avatar/{bob.user_id}/medium").status_code == 200  # type: ignore[attr-defined]
+    try:
+        with httpx.Client(base_url=server.url, auth=auth, follow_redirects=True) as http:
+            response = http.get(f"/avatar/{bob.user_id}")  # type: ignore[attr-defined]
+            assert response.status_code == 200 and response.content == PNG
+            assert http.get(f"/avatar/{bob.user_id}/medium").status_code == 200  # type: ignore[attr-defined]
+    finally:
+        # Other tests on this shared server expect Gravatar avatars only.
+        bob.ok("DELETE", "/users/me/avatar")
 
 
 def test_push_registration_calls(mobile_world: World) -> None:

@@ -15,6 +15,7 @@ from urllib.parse import urljoin
 import httpx
 
 from tests.conftest import TEST_PASSWORD
+from tests.support import flutter_routes as routes
 from tests.support import flutter_types as fl
 from tests.support.api import Api, assert_success
 from tests.support.mobile import REGISTER, World, call, events
@@ -42,20 +43,20 @@ PRACTICAL_KEYS = [
 
 def test_login_server_settings_and_api_key(server: ServerProcess, mobile_world: World) -> None:
     anonymous = Api(server.url)
-    settings = call(anonymous, "GET", "/server_settings", fl.ServerSettings)
+    settings = call(anonymous, "GET", "/server_settings", routes.ServerSettings)
     assert settings.zulip_feature_level >= fl.MIN_ALLOWED_FEATURE_LEVEL
     # The app refuses a realm URL whose origin differs from the one it connected to.
     assert settings.realm_uri.rstrip("/") == server.url
     assert settings.email_auth_enabled or settings.authentication_methods.ldap
     # A wrong Authorization header is ignored.
     wrong = Api(server.url, "nobody@example.com", "x" * 32)
-    assert call(wrong, "GET", "/server_settings", fl.ServerSettings) == settings
+    assert call(wrong, "GET", "/server_settings", routes.ServerSettings) == settings
     alice = mobile_world.alice
     key = call(
         anonymous,
         "POST",
         "/fetch_api_key",
-        fl.FetchApiKeyResult,
+        routes.FetchApiKeyResult,
         username=alice.email,
         password=TEST_PASSWORD,
     )
@@ -118,7 +119,7 @@ def test_initial_snapshot_decodes_with_real_data(
     assert snapshot.realm_name and snapshot.realm_icon_url.startswith("http")
     # The emoji data is fetched without credentials from an absolute URL.
     assert snapshot.server_emoji_data_url.startswith(server.url)
-    emoji = fl.decode(httpx.get(snapshot.server_emoji_data_url).content, fl.ServerEmojiData)
+    emoji = fl.decode(httpx.get(snapshot.server_emoji_data_url).content, routes.ServerEmojiData)
     assert "smile" in emoji.code_to_names["1f642"]
 
 
@@ -152,7 +153,7 @@ def test_message_fetches_the_app_makes(mobile_world: World) -> None:
                 w.alice,
                 "GET",
                 "/messages",
-                fl.GetMessagesResult,
+                routes.GetMessagesResult,
                 narrow=narrow,
                 anchor=anchor,
                 num_before=before,
@@ -164,7 +165,7 @@ def test_message_fetches_the_app_makes(mobile_world: World) -> None:
         w.alice,
         "GET",
         "/messages",
-        fl.GetMessagesResult,
+        routes.GetMessagesResult,
         narrow=topic_narrow,
         anchor=str(w.topic_message),
         include_anchor=False,
@@ -177,7 +178,7 @@ def test_message_fetches_the_app_makes(mobile_world: World) -> None:
         w.alice,
         "GET",
         "/messages",
-        fl.GetMessagesResult,
+        routes.GetMessagesResult,
         narrow=[],
         anchor="newest",
         num_before=100,
@@ -198,7 +199,7 @@ def test_message_fetches_the_app_makes(mobile_world: World) -> None:
         w.alice,
         "GET",
         f"/messages/{w.topic_message}",
-        fl.GetMessageResult,
+        routes.GetMessageResult,
         allow_empty_topic_name=True,
         apply_markdown=False,
     )
