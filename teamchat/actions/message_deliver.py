@@ -24,6 +24,7 @@ from teamchat.records import EmailVisibility, MessageRow, RealmRow, StreamRow, U
 from teamchat.render.markdown import Rendered
 from teamchat.runtime import Runtime
 from teamchat.store import messages as message_store
+from teamchat.store import muted_users as muted_store
 from teamchat.store import streams as stream_store
 from teamchat.store import subscriptions as sub_store
 from teamchat.store import user_topics as user_topic_store
@@ -122,10 +123,12 @@ async def _recipient_flags(
         base = fl.IS_PRIVATE
         topic_participants = receivers
     mentioned = set(rendered.mentioned_user_ids) | draft.group_member_ids
+    # Users who muted the sender get the message already read (Zulip's muting).
+    muting = await muted_store.muted_by(tx, sender.id)
     flags = {}
     for user_id in sorted(receivers):
         bits = base
-        if user_id == sender.id and draft.read_by_sender:
+        if (user_id == sender.id and draft.read_by_sender) or user_id in muting:
             bits |= fl.READ
         if user_id in mentioned:
             bits |= fl.MENTIONED

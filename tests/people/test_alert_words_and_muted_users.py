@@ -101,3 +101,16 @@ def test_muting_marks_the_muted_users_messages_read(make_user) -> None:  # type:
     assert events[0]["messages"] == sent_ids
     fetched = user.ok("GET", f"/messages/{sent_ids[0]}")["message"]
     assert "read" in fetched["flags"]
+
+
+def test_messages_from_a_muted_user_arrive_read(make_user) -> None:  # type: ignore[no-untyped-def]
+    user = make_user(full_name="Muting Reader")
+    pest = make_user(full_name="Pest")
+    user.ok("POST", f"/users/me/muted_users/{pest.user_id}")
+    queue = register(user, event_types=["message"])
+    message_id = pest.ok("POST", "/messages", type="direct", to=[user.user_id], content="hey")["id"]
+    [event] = queued(user, queue, type="message")
+    assert "read" in event["flags"] and event["message"]["id"] == message_id
+    user.ok("DELETE", f"/users/me/muted_users/{pest.user_id}")
+    later = pest.ok("POST", "/messages", type="direct", to=[user.user_id], content="again")["id"]
+    assert "read" not in user.ok("GET", f"/messages/{later}")["message"]["flags"]
