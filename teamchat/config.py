@@ -50,6 +50,14 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
     invitation_link_validity_minutes: int = 14400
     max_file_upload_size_mib: int = 25
     push_service_url: str | None = None
+    # Outgoing mail (invitations): nothing is sent unless smtp_host is set.
+    smtp_host: str | None = None
+    smtp_port: int = 25
+    smtp_username: str | None = None
+    smtp_password: str | None = None
+    # "none", "starttls" or "ssl".
+    smtp_security: str = "none"
+    smtp_from: str = "noreply@teamchat.local"
     reader_connections: int = 4
 
     @classmethod
@@ -71,6 +79,12 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
             "invitation_link_validity_minutes": ("TEAMCHAT_INVITATION_LINK_VALIDITY_MINUTES", int),
             "max_file_upload_size_mib": ("TEAMCHAT_MAX_FILE_UPLOAD_SIZE_MIB", int),
             "push_service_url": ("TEAMCHAT_PUSH_SERVICE_URL", str),
+            "smtp_host": ("TEAMCHAT_SMTP_HOST", str),
+            "smtp_port": ("TEAMCHAT_SMTP_PORT", int),
+            "smtp_username": ("TEAMCHAT_SMTP_USERNAME", str),
+            "smtp_password": ("TEAMCHAT_SMTP_PASSWORD", str),
+            "smtp_security": ("TEAMCHAT_SMTP_SECURITY", str),
+            "smtp_from": ("TEAMCHAT_SMTP_FROM", str),
         }
         for field, (var, parse) in readers.items():
             if env.get(var):

@@ -211,3 +211,17 @@ def test_duplicate_playground(owner: Api) -> None:
         owner.post("/realm/playgrounds", **values),
         "Realm playground with this Realm, Pygments language and Name already exists.",
     )
+
+
+def test_linkifiers_apply_to_messages_and_topic_links(owner: Api) -> None:
+    add_linkifier(owner, "LNK")
+    name = f"linkified {next(_numbers)}"
+    owner.ok("POST", "/users/me/subscriptions", subscriptions=[{"name": name}])
+    sent = owner.ok(
+        "POST", "/messages", type="stream", to=name, topic="About LNK-42", content="See LNK-7 now"
+    )
+    message = owner.ok("GET", f"/messages/{sent['id']}")["message"]
+    assert 'href="https://tracker.example.com/LNK/7"' in message["content"]
+    assert message["topic_links"] == [
+        {"text": "LNK-42", "url": "https://tracker.example.com/LNK/42"}
+    ]

@@ -339,3 +339,24 @@ def test_waiting_period_makes_new_members_provisional(
     events = watcher.events()
     assert any(e.get("op") == "add_members" for e in events)
     watcher.check(events, ["realm_waiting_period_threshold", "realm_user_groups"])
+
+
+def test_channel_settings_name_visible_channels(admin: Api, owner: Api) -> None:
+    name = f"announcements {id(admin)}"
+    owner.ok("POST", "/users/me/subscriptions", subscriptions=[{"name": name}])
+    channel = owner.ok("GET", "/get_stream_id", stream=name)["stream_id"]
+    watcher = Watcher(owner, ["realm"])
+    body = admin.ok("PATCH", "/realm", new_stream_announcements_stream_id=channel)
+    assert body["new_stream_announcements_stream_id"] == channel
+    events = watcher.events()
+    assert [(e["property"], e["value"]) for e in events] == [
+        ("new_stream_announcements_stream_id", channel)
+    ]
+    watcher.check(events, ["realm_new_stream_announcements_stream_id"])
+    # Administrators may name a private channel they are not subscribed to (metadata access).
+    secret = f"secret {id(admin)}"
+    owner.ok("POST", "/users/me/subscriptions", subscriptions=[{"name": secret}], invite_only=True)
+    hidden = owner.ok("GET", "/get_stream_id", stream=secret)["stream_id"]
+    admin.ok("PATCH", "/realm", signup_announcements_stream_id=hidden)
+    admin.ok("PATCH", "/realm", signup_announcements_stream_id=-1)
+    admin.ok("PATCH", "/realm", new_stream_announcements_stream_id=-1)

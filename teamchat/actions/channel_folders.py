@@ -1,14 +1,13 @@
 """Channel folders: create, update (rename, describe, archive), reorder; `channel_folder` events.
 
-Administrators only. Channels name their folder (`folder_id`, owned by the streams area),
-which registers a check in FOLDER_IN_USE_CHECKS so a folder with channels is not archived.
+Administrators only. Channels name their folder (`folder_id`); a folder that still holds
+active channels cannot be archived.
 """
 
 from __future__ import annotations
 
 import sqlite3
 import unicodedata
-from collections.abc import Awaitable, Callable
 
 import msgspec
 
@@ -31,10 +30,8 @@ from teamchat.records import ChannelFolderRow, UserRow
 from teamchat.render.markdown import render_plain_markdown
 from teamchat.runtime import Runtime
 from teamchat.store import channel_folders as folder_store
+from teamchat.store import streams as stream_store
 from teamchat.store.db import Conn
-
-# Checks "does any channel use folder <id>?", registered by the area that owns channels.
-FOLDER_IN_USE_CHECKS: list[Callable[[Conn, int], Awaitable[bool]]] = []
 
 
 def folder_object(folder: ChannelFolderRow) -> ChannelFolderObject:
@@ -135,10 +132,9 @@ async def check_update_channel_folder(
 
 
 async def _in_use(conn: Conn, folder_id: int) -> bool:
-    for check in FOLDER_IN_USE_CHECKS:
-        if await check(conn, folder_id):
-            return True
-    return False
+    """Whether an active channel is in the folder."""
+    streams = await stream_store.list_streams(conn, include_archived=False)
+    return any(stream.folder_id == folder_id for stream in streams)
 
 
 async def check_reorder_channel_folders(rt: Runtime, user: UserRow, order: list[int]) -> None:

@@ -12,7 +12,7 @@ from teamchat.events.types_people import MutedUserObject, MutedUsersEvent
 from teamchat.lib import flags as fl
 from teamchat.records import UserRow
 from teamchat.runtime import Runtime
-from teamchat.store import messages as message_store
+from teamchat.store import message_flags as flag_store
 from teamchat.store import muted_users as muted_store
 from teamchat.store.db import Conn, Tx
 
@@ -45,7 +45,7 @@ async def do_mute_user(rt: Runtime, user: UserRow, muted_user_id: int) -> None:
         async with rt.db.write() as tx:
             await muted_store.insert(tx, user.id, muted_user_id, rt.now())
             unread = await muted_store.unread_ids_from(tx, user.id, muted_user_id)
-            read = await message_store.update_user_flag(tx, user.id, unread, fl.READ, add=True)
+            read = await flag_store.update_user_flag(tx, user.id, unread, fl.READ, add=True)
             if read:
                 flags = UpdateMessageFlagsAddEvent(flag="read", messages=read, all=False)
                 # zulip-compat: `operation` is the deprecated name of `op`.

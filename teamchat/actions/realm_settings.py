@@ -13,6 +13,7 @@ import msgspec
 
 from teamchat import store
 from teamchat.actions import group_settings, permissions
+from teamchat.actions.channel_access import access_stream_by_id
 from teamchat.actions.user_group_edit import publish_to_active
 from teamchat.actions.user_groups import system_group_members
 from teamchat.errors import OrganizationOwnerRequiredError, ZulipError
@@ -70,7 +71,15 @@ async def check_update_realm(
         # zulip-compat: the old boolean maps onto the visibility policy.
         allowed = values.pop("allow_edit_history")
         values.setdefault("message_edit_history_visibility_policy", "all" if allowed else "none")
-    return await do_update_realm(rt, values, groups)
+    return await do_update_realm(rt, user, values, groups)
+
+
+async def _access_channel(tx: Tx, user: UserRow, stream_id: int) -> None:
+    """A channel-valued setting names a channel the administrator can see (Zulip's
+    access_stream_by_id with require_content_access=False)."""
+    stream, _ = await access_stream_by_id(tx, user, stream_id, content=False)
+    if stream.is_archived:
+        raise ZulipError("Invalid channel ID")
 
 
 def _check_authentication_methods(value: object) -> None:
@@ -105,6 +114,7 @@ def property_event(name: str, value: object) -> Event:
 
 async def do_update_realm(
     rt: Runtime,
+    user: UserRow,
     values: Mapping[str, object],
     groups: Mapping[str, group_settings.GroupSettingChange],
 ) -> dict[str, object]:
@@ -123,7 +133,7 @@ async def do_update_realm(
             if value == current_value(realm, settings, name):
                 continue
             if name in props.CHANNEL_PROPERTIES and value != -1:
-                raise ZulipError("Invalid channel ID")
+                await _access_channel(tx, user, value)  # type: ignore[arg-type]
             if name in columns:
                 columns[name] = value  # type: ignore[assignment]
             else:

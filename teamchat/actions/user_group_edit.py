@@ -81,7 +81,7 @@ async def _has_group_permission(
 ) -> bool:
     if user.is_guest and not USER_GROUP_PERMISSIONS[setting].allow_everyone_group:
         return False
-    value = stored_settings(group, {})[setting]
+    value = stored_settings(group, await store.groups.system_group_ids(conn))[setting]
     return await store.groups.is_user_in_setting(conn, user, value, now=now)  # type: ignore[arg-type]
 
 
@@ -280,13 +280,14 @@ def _uses(value: object, group_id: int) -> bool:
 async def _deactivation_objections(tx: Tx, group: UserGroupRow) -> list[dict[str, object]]:
     """Where `group` is still used: as a subgroup, in group settings, in realm settings."""
     objections: list[dict[str, object]] = []
+    system_ids = await store.groups.system_group_ids(tx)
     supergroups = await group_store.supergroup_ids(tx, group.id)
     if supergroups:
         objections.append({"type": "subgroup", "supergroup_ids": supergroups})
     for other in await group_store.list_groups(tx, include_deactivated=False):
         if other.is_system_group:
             continue
-        stored = stored_settings(other, {})
+        stored = stored_settings(other, system_ids)
         used = [name for name in USER_GROUP_PERMISSIONS if _uses(stored.get(name), group.id)]
         if used:
             objections.append({"type": "user_group", "group_id": other.id, "settings": used})

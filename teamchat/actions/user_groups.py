@@ -69,10 +69,18 @@ async def load_groups(conn: Conn, now: int) -> GroupsSnapshot:
 
 
 def stored_settings(group: UserGroupRow, system_ids: Mapping[str, int]) -> dict[str, object]:
-    """A group's own permission settings as stored (system groups: role:nobody for all)."""
+    """A group's own permission settings (system groups: role:nobody for all).
+
+    A setting missing from storage (a group written by other means) reads as its default
+    system group, or role:nobody.
+    """
+    nobody = system_ids.get(sg.NOBODY)
     if group.is_system_group:
-        return {name: system_ids[sg.NOBODY] for name in USER_GROUP_PERMISSIONS}
+        return {name: nobody for name in USER_GROUP_PERMISSIONS}
     stored: dict[str, object] = msgspec.json.decode(group.settings_json or "{}")
+    for name, config in USER_GROUP_PERMISSIONS.items():
+        if name not in stored:
+            stored[name] = system_ids.get(config.default_group_name, nobody)
     return stored
 
 

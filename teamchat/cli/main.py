@@ -18,6 +18,7 @@ import uvicorn
 
 from teamchat import __version__
 from teamchat.actions import realm as realm_actions
+from teamchat.cli import admin_org  # noqa: F401  (adds its commands to `admin`)
 from teamchat.cli.admin import admin
 from teamchat.cli.common import STATE, console, err_console, run_action, zuliprc_text
 from teamchat.config import DEFAULT_DB_PATH, Settings

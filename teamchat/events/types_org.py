@@ -143,7 +143,7 @@ class InvitesChangedEvent(Event, tag="invites_changed", kw_only=True):
 
 
 class DefaultStreamsEvent(Event, tag="default_streams", kw_only=True):
-    default_streams: list[JsonDict]
+    default_streams: list[int]
 
 
 register_event_types(

@@ -32,14 +32,6 @@ async def delete(tx: Tx, user_id: int, muted_user_id: int) -> bool:
     return count > 0
 
 
-async def muted_by(conn: Conn, muted_user_id: int) -> set[int]:
-    """Ids of the users who muted `muted_user_id` (their copies of its messages start read)."""
-    rows = await conn.fetchall(
-        "SELECT user_id FROM muted_user WHERE muted_user_id = ?", (muted_user_id,)
-    )
-    return {int(row[0]) for row in rows}
-
-
 async def unread_ids_from(conn: Conn, user_id: int, sender_id: int) -> list[int]:
     """The user's unread messages sent by `sender_id`."""
     rows = await conn.fetchall(

@@ -1,0 +1,202 @@
+"""`teamchat admin invite|realm|groups|linkifiers`: organization administration from the shell.
+
+Commands act as the organization's first active owner and go through the same actions
+(and validation) as the API.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from typing import Annotated
+
+import msgspec
+import typer
+from rich.table import Table
+
+from teamchat.actions import invites, realm_settings, user_groups
+from teamchat.actions.invites import InviteOptions
+from teamchat.actions.permissions import realm_group_settings
+from teamchat.cli.admin import DEFAULT_SITE, admin, parse_role
+from teamchat.cli.common import console, fail, run_action
+from teamchat.errors import ZulipError
+from teamchat.lib import realm_settings as settings_lib
+from teamchat.lib.group_permissions import REALM_PERMISSIONS
+from teamchat.records import UserRow
+from teamchat.runtime import Runtime
+from teamchat.store import linkifiers as linkifier_store
+from teamchat.store import realm as realm_store
+from teamchat.store import streams as stream_store
+from teamchat.store import user_groups as group_store
+from teamchat.store import users as user_store
+
+realm_app = typer.Typer(help="Show or change organization settings.", no_args_is_help=True)
+admin.add_typer(realm_app, name="realm")
+
+JSON_OPTION = typer.Option("--json", help="Print JSON")
+
+
+async def _first_owner(rt: Runtime) -> UserRow:
+    async with rt.db.read() as conn:
+        if await realm_store.get_realm(conn) is None:
+            raise ZulipError("This database has no organization yet.")
+        owners = [u for u in await user_store.list_users(conn, is_active=True) if u.is_owner]
+    humans = [u for u in owners if not u.is_bot]
+    if not humans:
+        raise ZulipError("The organization has no active owner.")
+    return humans[0]
+
+
+def _site(rt: Runtime, site: str | None) -> str:
+    return (site or rt.settings.external_url or DEFAULT_SITE).rstrip("/")
+
+
+def _expiry(text: str | None) -> int | None:
+    """Minutes, "never" (no expiry) or None (the server default)."""
+    if text is None:
+        return invites.DEFAULT_EXPIRY
+    if text.lower() == "never":
+        return None
+    if not text.isdigit():
+        raise fail("--expires-in-minutes takes a number of minutes or 'never'")
+    return int(text)
+
+
+@admin.command("invite")
+def invite(
+    role: Annotated[str, typer.Option(help="Role of the new member")] = "member",
+    expires_in_minutes: Annotated[
+        str | None, typer.Option(help="Minutes the link works, or 'never' (default: server's)")
+    ] = None,
+    channel: Annotated[
+        list[str] | None, typer.Option("--channel", help="Channel to join (repeatable)")
+    ] = None,
+    site: Annotated[str | None, typer.Option(help="Server URL the link starts with")] = None,
+) -> None:
+    """Create a reusable invitation link and print it."""
+    parsed_role = parse_role(role)
+    minutes = _expiry(expires_in_minutes)
+
+    async def action(rt: Runtime) -> str:
+        owner = await _first_owner(rt)
+        stream_ids = []
+        async with rt.db.read() as conn:
+            for name in channel or []:
+                stream = await stream_store.get_stream_by_name(conn, name)
+                if stream is None:
+                    raise ZulipError(f"Channel '{name}' does not exist")
+                stream_ids.append(stream.id)
+        options = InviteOptions(
+            invite_as=int(parsed_role), expires_in_minutes=minutes, stream_ids=stream_ids
+        )
+        return await invites.do_create_multiuse_invite(
+            rt, owner, options, realm_url=_site(rt, site)
+        )
+
+    sys.stdout.write(run_action(action) + "\n")
+
+
+async def _realm_values(rt: Runtime) -> dict[str, object]:
+    async with rt.db.read() as conn:
+        realm = await realm_store.get_realm(conn)
+        if realm is None:
+            raise ZulipError("This database has no organization yet.")
+        groups = await realm_group_settings(conn, realm)
+        names = {g.id: g.name for g in await group_store.list_groups(conn)}
+    values: dict[str, object] = {"name": realm.name, "description": realm.description}
+    settings = settings_lib.load(realm.settings_json)
+    values.update(msgspec.structs.asdict(settings))
+    values["allow_edit_history"] = settings.message_edit_history_visibility_policy != "none"
+    for setting, value in groups.items():
+        values[setting] = names.get(value, value) if isinstance(value, int) else value
+    return values
+
+
+@realm_app.command("show")
+def realm_show(as_json: Annotated[bool, JSON_OPTION] = False) -> None:
+    """Show every organization setting and permission group."""
+    values = run_action(_realm_values)
+    if as_json:
+        sys.stdout.write(json.dumps(values, indent=2, sort_keys=True) + "\n")
+        return
+    table = Table("setting", "value")
+    for name in sorted(values):
+        table.add_row(name, json.dumps(values[name]))
+    console.print(table)
+
+
+def _setting_value(name: str, text: str, group_ids: dict[str, int]) -> object:
+    """VALUE as the API would decode it; group settings also take a group name."""
+    if name in REALM_PERMISSIONS:
+        if text in group_ids:
+            return {"new": group_ids[text]}
+        raw = realm_settings.decode(name, text)
+        return raw if isinstance(raw, dict) and "new" in raw else {"new": raw}
+    return realm_settings.decode(name, text)
+
+
+@realm_app.command("set")
+def realm_set(name: str, value: str) -> None:
+    """Change one setting (JSON values: true, 600, "unlimited"; groups by name or id)."""
+    if not realm_settings.is_setting(name):
+        raise fail(f"unknown setting '{name}'")
+
+    async def action(rt: Runtime) -> dict[str, object]:
+        owner = await _first_owner(rt)
+        async with rt.db.read() as conn:
+            groups = {g.name: g.id for g in await group_store.list_groups(conn)}
+        changes = {name: _setting_value(name, value, groups)}
+        return await realm_settings.check_update_realm(rt, owner, changes)
+
+    changed = run_action(action)
+    if changed:
+        console.print(f"[green]Set[/] {name} = {json.dumps(changed[name])}")
+    else:
+        console.print(f"{name} already has that value")
+
+
+@admin.command("groups")
+def list_groups(as_json: Annotated[bool, JSON_OPTION] = False) -> None:
+    """List user groups (system groups too) with their members and subgroups."""
+
+    async def action(rt: Runtime) -> list[dict[str, object]]:
+        async with rt.db.read() as conn:
+            if await realm_store.get_realm(conn) is None:
+                raise ZulipError("This database has no organization yet.")
+            snap = await user_groups.load_groups(conn, rt.now())
+        return [msgspec.to_builtins(user_groups.group_object(g, snap)) for g in snap.groups]
+
+    groups = run_action(action)
+    if as_json:
+        sys.stdout.write(json.dumps(groups, indent=2) + "\n")
+        return
+    table = Table("id", "name", "members", "subgroups", "system", "deactivated")
+    for group in groups:
+        table.add_row(
+            str(group["id"]),
+            str(group["name"]),
+            str(len(group["members"])),  # type: ignore[arg-type]
+            ", ".join(str(i) for i in group["direct_subgroup_ids"]),  # type: ignore[attr-defined]
+            "yes" if group["is_system_group"] else "",
+            "yes" if group["deactivated"] else "",
+        )
+    console.print(table)
+
+
+@admin.command("linkifiers")
+def list_linkifiers(as_json: Annotated[bool, JSON_OPTION] = False) -> None:
+    """List linkifiers in the order they apply."""
+
+    async def action(rt: Runtime) -> list[dict[str, object]]:
+        async with rt.db.read() as conn:
+            rows = await linkifier_store.list_linkifiers(conn)
+        return [{"id": r.id, "pattern": r.pattern, "url_template": r.url_template} for r in rows]
+
+    rows = run_action(action)
+    if as_json:
+        sys.stdout.write(json.dumps(rows, indent=2) + "\n")
+        return
+    table = Table("id", "pattern", "URL template")
+    for row in rows:
+        table.add_row(str(row["id"]), str(row["pattern"]), str(row["url_template"]))
+    console.print(table)

@@ -1,0 +1,30 @@
+"""Default channels: GET, POST and DELETE /default_streams."""
+
+from __future__ import annotations
+
+from teamchat.actions import default_streams
+from teamchat.http.params import Params, as_int
+from teamchat.http.routing import delete, get, post
+from teamchat.lib.api_types import JsonDict
+from teamchat.records import UserRow
+from teamchat.runtime import Runtime
+
+
+@get("/default_streams")
+async def get_default_streams(params: Params, user: UserRow, rt: Runtime) -> JsonDict:
+    ids = await default_streams.get_default_stream_ids(rt, user)
+    return params.success(default_streams=ids)
+
+
+@post("/default_streams")
+async def add_default_stream(params: Params, user: UserRow, rt: Runtime) -> JsonDict:
+    stream_id = params.required("stream_id", as_int)
+    await default_streams.check_add_default_stream(rt, user, stream_id)
+    return params.success()
+
+
+@delete("/default_streams")
+async def remove_default_stream(params: Params, user: UserRow, rt: Runtime) -> JsonDict:
+    stream_id = params.required("stream_id", as_int)
+    await default_streams.check_remove_default_stream(rt, user, stream_id)
+    return params.success()

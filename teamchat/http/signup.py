@@ -1,0 +1,85 @@
+"""The sign-up pages an invitation link opens: GET and POST /join/{key}/ (site root)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from litestar import Request, Response
+from litestar.enums import MediaType
+
+from teamchat.actions import signup
+from teamchat.http.params import Params, as_str
+from teamchat.http.routing import get, post
+from teamchat.http.urls import realm_url
+from teamchat.lib import signup_pages, wire
+from teamchat.runtime import Runtime
+
+
+def _html(content: str, status: int = 200) -> Response[str]:
+    return Response(content, media_type=MediaType.HTML, status_code=status)
+
+
+def _link_problem(link: signup.LinkInfo, problem: str | None = None) -> Response[str]:
+    text = problem or signup.LINK_PROBLEMS.get(link.state, "Invalid invitation.")
+    return _html(signup_pages.link_problem(realm_name=link.realm.name, problem=text), 404)
+
+
+def _form(
+    link: signup.LinkInfo,
+    key: str,
+    *,
+    email: str = "",
+    full_name: str = "",
+    problem: str | None = None,
+) -> Response[str]:
+    assert link.invitation is not None
+    fixed = link.invitation.email
+    page = signup_pages.signup_form(
+        realm_name=link.realm.name,
+        action=f"/join/{key}/",
+        email=fixed or email,
+        email_fixed=fixed is not None,
+        full_name=full_name,
+        problem=problem,
+    )
+    return _html(page, 400 if problem else 200)
+
+
+@get("/join/{key:str}", opt={"public": True})
+async def signup_page(key: str, rt: Runtime) -> Response[str]:
+    link = await signup.get_link(rt, key)
+    if link.state is not signup.LinkState.VALID:
+        return _link_problem(link)
+    return _form(link, key)
+
+
+@post("/join/{key:str}", opt={"public": True})
+async def signup_submit(
+    request: Request[Any, Any, Any], key: str, params: Params, rt: Runtime
+) -> Response[str]:
+    email = params.optional("email", as_str, "")
+    full_name = params.optional("full_name", as_str, "")
+    password = params.optional("password", as_str, "")
+    result = await signup.accept_invitation(
+        rt,
+        key,
+        email=email,
+        full_name=full_name,
+        password=password,
+        realm_url=realm_url(request, rt),
+    )
+    link = await signup.get_link(rt, key)
+    if result.user is None:
+        if link.state is not signup.LinkState.VALID:
+            return _link_problem(link, result.problem)
+        return _form(link, key, email=email, full_name=full_name, problem=result.problem)
+    api_email = wire.api_email(result.user, link.realm.host)
+    site = realm_url(request, rt)
+    zuliprc = f"[api]\nemail={api_email}\nkey={result.user.api_key}\nsite={site}\n"
+    page = signup_pages.welcome(
+        realm_name=link.realm.name, email=api_email, api_key=result.user.api_key, zuliprc=zuliprc
+    )
+    return _html(page)
+
+
+ROOT_ROUTES = [signup_page, signup_submit]

@@ -1,0 +1,99 @@
+"""Queries on client devices (with their E2EE push registration) and legacy push tokens."""
+
+from __future__ import annotations
+
+import sqlite3
+
+from teamchat.records import ClientDeviceRow, LegacyPushTokenRow
+from teamchat.store.db import Conn, Tx
+
+_DEVICE_COLUMNS = (
+    "id, user_id, date_created, push_key_id, push_key, token_kind, token_id,"
+    " bouncer_public_key, encrypted_push_registration, push_updated"
+)
+
+
+def _device(row: sqlite3.Row) -> ClientDeviceRow:
+    return ClientDeviceRow(**dict(row))
+
+
+async def insert_device(tx: Tx, user_id: int, now: int) -> int:
+    return await tx.execute(
+        "INSERT INTO client_device (user_id, date_created) VALUES (?, ?)", (user_id, now)
+    )
+
+
+async def get_device(conn: Conn, user_id: int, device_id: int) -> ClientDeviceRow | None:
+    """`user_id`'s device `device_id` (another user's device is not found)."""
+    row = await conn.fetchone(
+        f"SELECT {_DEVICE_COLUMNS} FROM client_device WHERE id = ? AND user_id = ?",
+        (device_id, user_id),
+    )
+    return _device(row) if row else None
+
+
+async def list_devices(conn: Conn, user_id: int) -> list[ClientDeviceRow]:
+    rows = await conn.fetchall(
+        f"SELECT {_DEVICE_COLUMNS} FROM client_device WHERE user_id = ? ORDER BY id", (user_id,)
+    )
+    return [_device(row) for row in rows]
+
+
+async def update_push_key(
+    tx: Tx, device_id: int, *, push_key_id: int, push_key: bytes, now: int
+) -> None:
+    await tx.execute(
+        "UPDATE client_device SET push_key_id = ?, push_key = ?, push_updated = ? WHERE id = ?",
+        (push_key_id, push_key, now, device_id),
+    )
+
+
+async def update_token(
+    tx: Tx,
+    device_id: int,
+    *,
+    token_kind: str,
+    token_id: bytes,
+    bouncer_public_key: str,
+    encrypted_push_registration: str,
+    now: int,
+) -> None:
+    await tx.execute(
+        "UPDATE client_device SET token_kind = ?, token_id = ?, bouncer_public_key = ?,"
+        " encrypted_push_registration = ?, push_updated = ? WHERE id = ?",
+        (token_kind, token_id, bouncer_public_key, encrypted_push_registration, now, device_id),
+    )
+
+
+async def list_legacy_tokens(conn: Conn, user_id: int) -> list[LegacyPushTokenRow]:
+    rows = await conn.fetchall(
+        "SELECT id, user_id, kind, token, ios_app_id, date_created FROM push_token"
+        " WHERE user_id = ? ORDER BY id",
+        (user_id,),
+    )
+    return [LegacyPushTokenRow(**dict(row)) for row in rows]
+
+
+async def upsert_legacy_token(
+    tx: Tx, user_id: int, kind: str, token: str, ios_app_id: str | None, now: int
+) -> None:
+    await tx.execute(
+        "INSERT INTO push_token (user_id, kind, token, ios_app_id, date_created)"
+        " VALUES (?, ?, ?, ?, ?) ON CONFLICT (user_id, kind, token)"
+        " DO UPDATE SET ios_app_id = excluded.ios_app_id",
+        (user_id, kind, token, ios_app_id, now),
+    )
+
+
+async def delete_legacy_token(tx: Tx, user_id: int, kind: str, token: str) -> int:
+    """Remove one legacy token; return how many rows went (0 or 1)."""
+    return await tx.execute_rowcount(
+        "DELETE FROM push_token WHERE user_id = ? AND kind = ? AND token = ?",
+        (user_id, kind, token),
+    )
+
+
+async def delete_legacy_tokens_by_id(tx: Tx, token_row_ids: list[int]) -> None:
+    await tx.executemany(
+        "DELETE FROM push_token WHERE id = ?", [(row_id,) for row_id in token_row_ids]
+    )
