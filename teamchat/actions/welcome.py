@@ -16,10 +16,12 @@ WELCOME_CLIENT = "Internal"
 
 
 def welcome_bot_email(realm_host: str) -> str:
+    """The Welcome Bot's address in this realm."""
     return f"welcome-bot@{realm_host}"
 
 
 def welcome_text(realm_name: str) -> str:
+    """The Welcome Bot's first message."""
     return (
         f"Hello, and welcome to **{realm_name}**! :wave:\n\n"
         "Messages are organized into channels and topics; direct messages like this one "
