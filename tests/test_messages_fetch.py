@@ -229,3 +229,33 @@ def test_message_events_follow_each_queue(alice: Api, bob: Api) -> None:
     modern = Queue(bob, event_types=["message"], client_capabilities={"empty_topic_name": True})
     send(alice, name, "", "again")
     assert modern.events()[0]["message"]["subject"] == ""
+
+
+def test_messages_by_id(alice: Api, bob: Api, channel: tuple[str, list[int]]) -> None:
+    _, sent = channel
+    body = bob.ok("GET", "/messages", message_ids=[sent[0], sent[3], 99999999])
+    assert [m["id"] for m in body["messages"]] == [sent[0], sent[3]]
+    narrowed = bob.ok("GET", "/messages", message_ids=sent[:4], narrow=[["topic", "topic 1"]])
+    assert [m["id"] for m in narrowed["messages"]] == [sent[1], sent[3]]
+    secret = unique_name("ByIdSecret")
+    subscribe(alice, secret, invite_only=True)
+    hidden = send(alice, secret, "t", "hidden")
+    assert bob.ok("GET", "/messages", message_ids=[hidden])["messages"] == []
+    assert_error(
+        bob.get("/messages", message_ids=[1], anchor="newest"),
+        "Unsupported parameter combination: anchor, message_ids",
+    )
+
+
+def test_all_public_streams_queues(alice: Api, make_user: MakeUser) -> None:
+    watcher = make_user("Watcher Bot")
+    everything = Queue(watcher, event_types=["message"], all_public_streams=True)
+    usual = Queue(watcher, event_types=["message"])
+    public, private = unique_name("Watched"), unique_name("Unwatched")
+    subscribe(alice, public)
+    subscribe(alice, private, invite_only=True)
+    send(alice, public, "t", "seen by all_public_streams queues")
+    send(alice, private, "t", "not seen")
+    [event] = everything.events()
+    assert event["message"]["display_recipient"] == public and event["flags"] == []
+    assert usual.events() == []

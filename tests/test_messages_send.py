@@ -303,3 +303,11 @@ def test_topic_wildcard_in_busy_topics(owner: Api, alice: Api, crowd: list[Api])
         "TOPIC_WILDCARD_MENTION_NOT_ALLOWED",
     )
     send_stream(alice, name, "other", "@**topic** in a quiet topic")
+
+
+def test_render_message(alice: Api) -> None:
+    body = alice.ok("POST", "/messages/render", content="**bold** <script>x</script>")
+    assert body["rendered"] == "<p><strong>bold</strong> &lt;script&gt;x&lt;/script&gt;</p>"
+    assert_error(
+        alice.post("/messages/render"), "Missing 'content' argument", "REQUEST_VARIABLE_MISSING"
+    )

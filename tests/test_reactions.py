@@ -109,7 +109,7 @@ def test_reaction_errors(alice: Api, message_id: int) -> None:
             "Invalid emoji name.",
         ),
         (
-            {"emoji_name": "party", "emoji_code": "1", "reaction_type": "realm_emoji"},
+            {"emoji_name": "party", "emoji_code": "999999", "reaction_type": "realm_emoji"},
             "Invalid custom emoji.",
         ),
         (

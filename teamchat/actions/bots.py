@@ -72,6 +72,7 @@ class BotUpdate:
 
 
 def require_member_or_admin(user: UserRow) -> None:
+    """Guests and bots may not manage bots (Zulip's require_member_or_admin)."""
     if user.is_guest:
         raise ZulipError("Not allowed for guest users")
     if user.is_bot:

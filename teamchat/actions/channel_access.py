@@ -77,6 +77,7 @@ async def access_stream(
 async def access_stream_by_id(
     conn: Conn, user: UserRow, stream_id: int, *, content: bool = True
 ) -> tuple[StreamRow, SubscriptionRow | None]:
+    """The channel with this id and the user's subscription, or "Invalid channel ID"."""
     stream = await stream_store.get_stream_by_id(conn, stream_id)
     return await access_stream(conn, user, stream, "Invalid channel ID", content=content)
 
@@ -84,6 +85,7 @@ async def access_stream_by_id(
 async def access_stream_by_name(
     conn: Conn, user: UserRow, name: str, *, content: bool = True
 ) -> tuple[StreamRow, SubscriptionRow | None]:
+    """The channel with this name and the user's subscription, or "Invalid channel name"."""
     stream = await stream_store.get_stream_by_name(conn, name)
     error = f"Invalid channel name '{name}'"
     return await access_stream(conn, user, stream, error, content=content)
@@ -114,6 +116,7 @@ async def channel_facts(
 async def channel_objects(
     conn: Conn, streams: Iterable[StreamRow], now: int
 ) -> list[ChannelObject]:
+    """Channel objects (GET /streams shape) for the given channels, in order."""
     streams = list(streams)
     facts = await channel_facts(conn, streams, now)
     return [ch.channel_object(stream, facts[stream.id]) for stream in streams]

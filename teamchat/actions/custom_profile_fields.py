@@ -76,6 +76,7 @@ async def _custom_profile_fields_state(ctx: StateContext) -> None:
 
 
 async def access_field(conn: Conn, field_id: int) -> CustomProfileFieldRow:
+    """The field `field_id`, or Zulip's 'Field id ... not found.' error."""
     field = await fields_store.get_field(conn, field_id)
     if field is None:
         raise ZulipError(f"Field id {field_id} not found.")
@@ -245,6 +246,7 @@ async def do_update_field(
 
 
 async def check_delete_field(rt: Runtime, actor: UserRow, field_id: int) -> None:
+    """DELETE /realm/profile_fields/{field_id} (administrators)."""
     require_realm_admin(actor)
     async with rt.db.read() as conn:
         await access_field(conn, field_id)

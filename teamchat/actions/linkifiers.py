@@ -26,6 +26,7 @@ from teamchat.events.types_org import (
 )
 from teamchat.lib import realm_settings
 from teamchat.records import UserRow
+from teamchat.render.context import Linkifier
 from teamchat.render.linkifiers import (
     BadLinkifierError,
     BadPlaygroundTemplateError,
@@ -66,6 +67,14 @@ async def linkifier_objects(conn: Conn) -> list[LinkifierObject]:
     """The realm's linkifiers in order, as the API shows them."""
     return [
         LinkifierObject(id=row.id, pattern=row.pattern, url_template=row.url_template)
+        for row in await linkifier_store.list_linkifiers(conn)
+    ]
+
+
+async def render_linkifiers(conn: Conn) -> list[Linkifier]:
+    """The realm's linkifiers for RenderContext.linkifiers (messages, topic_links)."""
+    return [
+        Linkifier(pattern=row.pattern, url_template=row.url_template)
         for row in await linkifier_store.list_linkifiers(conn)
     ]
 

@@ -5,11 +5,13 @@ checks, and building message objects for a viewer.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 
 import msgspec
 
 from teamchat.actions.channel_access import can_access_history, can_see_stream
+from teamchat.actions.linkifiers import render_linkifiers
+from teamchat.actions.realm_emoji import realm_emoji_map
 from teamchat.errors import ZulipError
 from teamchat.lib import flags as fl
 from teamchat.lib import realm_settings, wire
@@ -17,7 +19,6 @@ from teamchat.lib.api_types import JsonDict
 from teamchat.lib.message_wire import ClientView, MessageExtras, finalize, message_dict
 from teamchat.records import MessageRow, RealmRow, StreamRow, UserRow
 from teamchat.render.markdown import (
-    Linkifier,
     MentionTarget,
     RenderContext,
     Rendered,
@@ -25,11 +26,14 @@ from teamchat.render.markdown import (
     render_markdown,
     topic_links,
 )
-from teamchat.store import linkifiers as linkifier_store
+from teamchat.runtime import Runtime
+from teamchat.store import message_context as context_store
+from teamchat.store import message_flags as flag_store
 from teamchat.store import messages as message_store
 from teamchat.store import reactions as reaction_store
 from teamchat.store import streams as stream_store
 from teamchat.store import subscriptions as sub_store
+from teamchat.store import user_groups as user_group_store
 from teamchat.store import users as user_store
 from teamchat.store.db import Conn
 
@@ -50,52 +54,23 @@ async def render_context(
             users_by_name.setdefault(user.full_name.casefold(), []).append(target)
     groups: dict[str, int] = {}
     if _MAYBE_GROUP_MENTION.search(content):
-        groups = await group_ids_by_name(conn)
+        groups = await user_group_store.groups_by_name(conn)
     streams: dict[str, StreamTarget] = {}
     if "#**" in content:
         subscribed = await sub_store.active_stream_ids(conn, sender.id)
         for stream in await stream_store.list_streams(conn, include_archived=False):
             if can_see_stream(sender, stream, stream.id in subscribed):
                 streams[stream.name] = StreamTarget(stream_id=stream.id, name=stream.name)
-    # TODO(issue4): alert words; realm emoji have no table yet.
     return RenderContext(
         users_by_name=users_by_name,
         users_by_id=users_by_id,
         groups_by_name=groups,
         streams_by_name=streams,
-        realm_emoji={},
-        linkifiers=await realm_linkifiers(conn),
+        realm_emoji=await realm_emoji_map(conn) if ":" in content else {},
+        linkifiers=await render_linkifiers(conn),
+        alert_words=await context_store.alert_words(conn),
         realm_url=realm_url,
     )
-
-
-async def realm_linkifiers(conn: Conn) -> list[Linkifier]:
-    """The realm's linkifiers, in the order they apply (messages and topic_links)."""
-    return [
-        Linkifier(pattern=row.pattern, url_template=row.url_template)
-        for row in await linkifier_store.list_linkifiers(conn)
-    ]
-
-
-async def group_ids_by_name(conn: Conn) -> dict[str, int]:
-    """Named (non-system, active) user groups that messages may mention."""
-    rows = await conn.fetchall(
-        "SELECT name, id FROM user_group WHERE is_system_group = 0 AND deactivated = 0"
-    )
-    return {str(r[0]): int(r[1]) for r in rows}
-
-
-async def group_member_ids(conn: Conn, group_ids: Iterable[int]) -> set[int]:
-    """Active members of the groups, through subgroups too."""
-    ids = ",".join(str(int(g)) for g in group_ids) or "NULL"
-    rows = await conn.fetchall(
-        "WITH RECURSIVE reach(id) AS ("
-        f" SELECT id FROM user_group WHERE id IN ({ids})"
-        " UNION SELECT s.subgroup_id FROM user_group_subgroup s JOIN reach ON s.group_id = reach.id"
-        ") SELECT DISTINCT m.user_id FROM user_group_member m JOIN reach ON reach.id = m.group_id"
-        " JOIN users u ON u.id = m.user_id WHERE u.is_active = 1"
-    )
-    return {int(r[0]) for r in rows}
 
 
 async def render(conn: Conn, sender: UserRow, content: str, realm_url: str) -> Rendered:
@@ -105,8 +80,8 @@ async def render(conn: Conn, sender: UserRow, content: str, realm_url: str) -> R
 
 
 async def links_for_topic(conn: Conn, topic: str) -> list[dict[str, str]]:
-    """`topic_links` of a topic: the realm's linkifiers' matches and raw URLs."""
-    return topic_links(topic, await realm_linkifiers(conn))
+    """`topic_links` of a topic: the realm's linkifiers and raw URLs."""
+    return topic_links(topic, await render_linkifiers(conn))
 
 
 async def access_message(
@@ -116,7 +91,7 @@ async def access_message(
     message = await message_store.get_message(conn, message_id)
     if message is None:
         raise ZulipError("Invalid message(s)")
-    flags = (await message_store.user_flags(conn, user.id, [message_id])).get(message_id)
+    flags = (await flag_store.user_flags(conn, user.id, [message_id])).get(message_id)
     if message.stream_id is None:
         if flags is None:
             raise ZulipError("Invalid message(s)")
@@ -151,7 +126,7 @@ async def message_extras(conn: Conn, rows: Sequence[MessageRow]) -> dict[int, Me
     user_ids = {r.sender_id for r in rows} | {u for ids in participants.values() for u in ids}
     users = {u.id: u for u in await user_store.list_users(conn, user_ids=sorted(user_ids))}
     reactions = await reaction_store.list_reactions(conn, [r.id for r in rows])
-    linkifiers = await realm_linkifiers(conn)
+    linkifiers = await render_linkifiers(conn)
     return {
         row.id: MessageExtras(
             sender=users[row.sender_id],
@@ -178,7 +153,11 @@ async def messages_for_viewer(
     history_allowed = (
         settings.allow_edit_history and settings.message_edit_history_visibility_policy != "none"
     )
-    view = msgspec.structs.replace(view, allow_edit_history=history_allowed)
+    view = msgspec.structs.replace(
+        view,
+        allow_edit_history=history_allowed,
+        history_moves_only=settings.message_edit_history_visibility_policy == "moves",
+    )
     result = []
     for row in rows:
         extra = extras[row.id]
@@ -192,3 +171,9 @@ async def messages_for_viewer(
         obj["flags"] = fl.flag_names(flags.get(row.id, fl.HISTORICAL_FLAGS))
         result.append(obj)
     return result
+
+
+async def render_preview(rt: Runtime, user: UserRow, content: str, realm_url: str) -> str:
+    """POST /messages/render: the HTML `content` would get if `user` sent it."""
+    async with rt.db.read() as conn:
+        return (await render(conn, user, content, realm_url)).html

@@ -24,6 +24,7 @@ from teamchat.lib import realm_settings
 from teamchat.lib.messages import normalize_topic
 from teamchat.records import MessageRow, RealmRow, StreamRow, UserRow
 from teamchat.runtime import Runtime
+from teamchat.store import message_flags as flag_store
 from teamchat.store import messages as message_store
 from teamchat.store import realm as realm_store
 from teamchat.store import streams as stream_store
@@ -68,6 +69,7 @@ async def _may_delete(
 
 
 async def check_delete_message(rt: Runtime, user: UserRow, message_id: int) -> None:
+    """DELETE /messages/{id}: check access and permission, then delete."""
     async with rt.db.read() as conn:
         realm = await realm_store.get_realm(conn)
         assert realm is not None
@@ -78,7 +80,7 @@ async def check_delete_message(rt: Runtime, user: UserRow, message_id: int) -> N
 
 async def _audience(tx: Tx, messages: Sequence[MessageRow], stream: StreamRow | None) -> list[int]:
     """Users with the messages, plus subscribers who can read a shared history."""
-    holders = set((await message_store.message_user_flags(tx, [m.id for m in messages])).keys())
+    holders = set((await flag_store.message_user_flags(tx, [m.id for m in messages])).keys())
     if stream is not None and stream.history_public_to_subscribers:
         holders |= set((await sub_store.subscriber_ids(tx, [stream.id])).get(stream.id, []))
     return sorted(holders)

@@ -14,6 +14,7 @@ from teamchat.actions.message_common import links_for_topic
 from teamchat.actions.uploads import link_attachments
 from teamchat.actions.user_topics import FOLLOWED, INHERIT, MUTED, UNMUTED, set_policy_in_tx
 from teamchat.events import rules_messages as rules
+from teamchat.events.internal import IF_CAPS
 from teamchat.events.types_streams import StreamUpdateEvent
 from teamchat.lib import channels as ch
 from teamchat.lib import flags as fl
@@ -23,6 +24,7 @@ from teamchat.lib.message_wire import MessageExtras, message_dict
 from teamchat.records import EmailVisibility, MessageRow, RealmRow, StreamRow, UserRow
 from teamchat.render.markdown import Rendered
 from teamchat.runtime import Runtime
+from teamchat.store import message_context as context_store
 from teamchat.store import messages as message_store
 from teamchat.store import streams as stream_store
 from teamchat.store import subscriptions as sub_store
@@ -122,10 +124,12 @@ async def _recipient_flags(
         base = fl.IS_PRIVATE
         topic_participants = receivers
     mentioned = set(rendered.mentioned_user_ids) | draft.group_member_ids
+    # zulip-compat: messages from a user you muted arrive already read.
+    muting = await context_store.muting_user_ids(tx, sender.id)
     flags = {}
     for user_id in sorted(receivers):
         bits = base
-        if user_id == sender.id and draft.read_by_sender:
+        if (user_id == sender.id and draft.read_by_sender) or user_id in muting:
             bits |= fl.READ
         if user_id in mentioned:
             bits |= fl.MENTIONED
@@ -214,28 +218,14 @@ async def _policy_for_sender(
     initiation = user_settings.AUTOMATICALLY_CHANGE_VISIBILITY_POLICY_ON_INITIATION
     if follow == initiation or (stream_muted and unmute == initiation):
         history = access.can_access_history(sender, stream, sub is not None and sub.active)
-        earlier = await _topic_had_messages(tx, sender, stream, row, history)
+        earlier = await context_store.topic_has_earlier_messages(
+            tx, stream.recipient_id, row.topic, row.id, visible_to=None if history else sender.id
+        )
         if follow == initiation and not earlier:
             return FOLLOWED
         if stream_muted and unmute == initiation and not earlier:
             policy = UNMUTED
     return policy
-
-
-async def _topic_had_messages(
-    tx: Tx, sender: UserRow, stream: StreamRow, row: MessageRow, history: bool
-) -> bool:
-    """Whether the sender could see earlier messages in the topic (else they started it)."""
-    query = (
-        "SELECT 1 FROM message m WHERE m.recipient_id = ? AND m.topic = ? AND m.id < ?"
-        if history
-        else "SELECT 1 FROM message m JOIN user_message um ON um.message_id = m.id"
-        f" AND um.user_id = {int(sender.id)} WHERE m.recipient_id = ? AND m.topic = ?"
-        " AND m.id < ?"
-    )
-    return (
-        await tx.fetchone(query + " LIMIT 1", (stream.recipient_id, row.topic, row.id)) is not None
-    )
 
 
 async def _publish_message(
@@ -269,6 +259,22 @@ async def _publish_message(
         for user_id, bits in flags.items()
     }
     tx.after_commit(lambda: rt.broker.publish(event, audience))
+    if draft.stream is not None and draft.stream.is_public:
+        tx.after_commit(lambda: _publish_to_all_public_streams_queues(rt, event, set(flags)))
+
+
+def _publish_to_all_public_streams_queues(
+    rt: Runtime, event: JsonDict, receivers: set[int]
+) -> None:
+    """Queues registered with all_public_streams get public channel messages they were not
+    sent (with no flags), like Zulip's all_public_streams clients."""
+    watchers = {q.user_id for q in rt.broker.queues.values() if q.caps.all_public_streams}
+    extra = {
+        user_id: {"flags": [], rules.EMAIL_VISIBLE: False}
+        for user_id in sorted(watchers - receivers)
+    }
+    if extra:
+        rt.broker.publish({**event, IF_CAPS: {"all_public_streams": True}}, extra)
 
 
 async def _email_visibility(tx: Tx, sender: UserRow, user_ids: list[int]) -> dict[int, bool]:

@@ -13,7 +13,7 @@ import msgspec
 
 from teamchat.actions import channel_access as access
 from teamchat.actions import message_update
-from teamchat.actions.message_common import access_message, group_member_ids, render
+from teamchat.actions.message_common import access_message, render
 from teamchat.actions.message_send import (
     StreamWildcardMentionNotAllowedError,
     TopicWildcardMentionNotAllowedError,
@@ -32,6 +32,7 @@ from teamchat.lib.messages import (
 )
 from teamchat.records import MessageRow, RealmRow, StreamRow, UserRow
 from teamchat.runtime import Runtime
+from teamchat.store import message_context as context_store
 from teamchat.store import messages as message_store
 from teamchat.store import realm as realm_store
 from teamchat.store import streams as stream_store
@@ -206,17 +207,31 @@ async def _plan(
     conn: Conn, realm: RealmRow, user: UserRow, message: MessageRow, request: EditRequest,
     topic: str | None, now: int,
 ) -> message_update.EditPlan:  # fmt: skip
-    content = None
+    plan = message_update.EditPlan(propagate_mode=request.propagate_mode)
+    stream = None
+    if message.stream_id is not None:
+        stream = await stream_store.get_stream_by_id(conn, message.stream_id)
+        assert stream is not None
+        plan = await _plan_move(conn, realm, user, message, stream, request, topic, now)
     if request.content is not None:
         # zulip-compat: emptying a message leaves "(deleted)".
-        content = normalize_content(request.content if request.content.rstrip() else "(deleted)")
-    if message.stream_id is None:
-        assert content is not None
-        return message_update.EditPlan(
-            content=content, rendered=await render(conn, user, content, request.realm_url)
+        raw = request.content if request.content.rstrip() else "(deleted)"
+        content = normalize_content(raw)
+        rendered = await render(conn, user, content, request.realm_url)
+        if stream is not None:
+            await _check_edit_wildcards(conn, realm, message, stream, rendered)
+        members = await context_store.group_member_ids(conn, rendered.mentioned_group_ids)
+        plan = msgspec.structs.replace(
+            plan, content=content, rendered=rendered, group_member_ids=members
         )
-    stream = await stream_store.get_stream_by_id(conn, message.stream_id)
-    assert stream is not None
+    return plan
+
+
+async def _plan_move(
+    conn: Conn, realm: RealmRow, user: UserRow, message: MessageRow, stream: StreamRow,
+    request: EditRequest, topic: str | None, now: int,
+) -> message_update.EditPlan:  # fmt: skip
+    """The channel/topic part of an edit, with its permission checks."""
     target = stream
     if request.stream_id is not None and request.stream_id != stream.id:
         target, _ = await access.access_stream_by_id(conn, user, request.stream_id)
@@ -224,16 +239,9 @@ async def _plan(
     if topic is not None:
         topic = truncate(topic, MAX_TOPIC_LENGTH, "...")
         await _check_topic_permission(conn, realm, user, message, stream, topic, now)
-    _check_topics_policy(realm, target, topic if topic is not None else message.topic,
-                         moved=topic is not None or target.id != stream.id)  # fmt: skip
-    plan = message_update.EditPlan(
-        stream=stream,
-        target_stream=target,
-        topic=topic,
-        propagate_mode=request.propagate_mode,
-    )
-    resolved, unresolved = resolve_change(message.topic, topic) if topic else (False, False)
     moved = topic is not None or target.id != stream.id
+    _check_topics_policy(realm, target, topic if topic is not None else message.topic, moved=moved)
+    resolved, unresolved = resolve_change(message.topic, topic) if topic else (False, False)
     if (
         request.propagate_mode == "change_all"
         and moved
@@ -243,16 +251,9 @@ async def _plan(
         await _check_change_all_limit(
             conn, realm, user, message, stream, topic is not None, target.id != stream.id, now
         )
-    if content is not None:
-        rendered = await render(conn, user, content, request.realm_url)
-        await _check_edit_wildcards(conn, realm, message, stream, rendered)
-        plan = msgspec.structs.replace(
-            plan,
-            content=content,
-            rendered=rendered,
-            group_member_ids=await group_member_ids(conn, rendered.mentioned_group_ids),
-        )
-    return plan
+    return message_update.EditPlan(
+        stream=stream, target_stream=target, topic=topic, propagate_mode=request.propagate_mode
+    )
 
 
 def _check_topics_policy(realm: RealmRow, stream: StreamRow, topic: str, *, moved: bool) -> None:

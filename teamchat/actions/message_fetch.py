@@ -250,6 +250,7 @@ async def _history_access(conn: Conn, user: UserRow, operand: object) -> bool:
 
 
 def check_anchor_window(anchor: Anchor) -> None:
+    """Zulip's checks on num_before, num_after and include_anchor."""
     if anchor.num_before < 0:
         raise ZulipError("num_before is too small")
     if anchor.num_after < 0:
@@ -273,6 +274,35 @@ async def get_messages(
         rows, found = await _window(conn, query, anchor, anchor_id)
         messages = await _load(conn, realm, user, rows, view)
     return {"messages": messages, "anchor": anchor_id, **found, "history_limited": False}
+
+
+async def get_messages_by_id(
+    rt: Runtime, user: UserRow, narrow: list[NarrowTerm], message_ids: list[int], view: ClientView
+) -> JsonDict:
+    """GET /messages with `message_ids`: those the user may see that match the narrow."""
+    async with rt.db.read() as conn:
+        realm = await realm_store.get_realm(conn)
+        assert realm is not None
+        query = await build_query(conn, user, narrow)
+        if not query.include_history:
+            # Messages of public channels the user never received are readable too.
+            history = msgspec.structs.replace(query, include_history=True)
+            rows = await search.fetch_ids(conn, history, message_ids)
+            rows = [r for r in rows if await _readable(conn, user, r)]
+        else:
+            rows = await search.fetch_ids(conn, query, message_ids)
+        messages = await _load(conn, realm, user, rows, view)
+    return {"messages": messages, "history_limited": False}
+
+
+async def _readable(conn: Conn, user: UserRow, row: tuple[int, int | None]) -> bool:
+    if row[1] is not None:
+        return True
+    try:
+        await common.access_message(conn, user, row[0])
+    except ZulipError:
+        return False
+    return True
 
 
 async def window_ids(

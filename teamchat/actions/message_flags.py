@@ -27,6 +27,7 @@ from teamchat.lib.api_types import JsonDict
 from teamchat.lib.narrow import NarrowTerm
 from teamchat.records import UserRow
 from teamchat.runtime import Runtime
+from teamchat.store import message_flags as flag_store
 from teamchat.store import messages as message_store
 from teamchat.store import streams as stream_store
 from teamchat.store import subscriptions as sub_store
@@ -39,6 +40,7 @@ RECENT_CONVERSATIONS_LIMIT = 1000
 
 
 def check_flag(op: str, flag: str) -> None:
+    """Raise Zulip's error unless `flag` is editable and `op` is add or remove."""
     if flag not in fl.FLAG_BITS and flag != "wildcard_mentioned":
         raise ZulipError(f"Invalid flag: '{flag}'")
     if flag in fl.NON_EDITABLE:
@@ -56,7 +58,7 @@ async def _checked_ids(conn: Conn, user: UserRow, op: str, flag: str, ids: list[
         subscribed = await sub_store.active_stream_ids(conn, user.id)
         rows = await message_store.list_messages(conn, ids)
         ids = [m.id for m in rows if m.stream_id is None or m.stream_id in subscribed]
-    have = await message_store.user_flags(conn, user.id, ids)
+    have = await flag_store.user_flags(conn, user.id, ids)
     missing = [mid for mid in ids if mid not in have]
     for message in await message_store.list_messages(conn, missing):
         stream = (
@@ -97,12 +99,8 @@ async def do_update_message_flags(
     bit = fl.FLAG_BITS[flag]
     async with rt.db.write() as tx:
         if historical:
-            await message_store.add_user_messages(
-                tx, [user.id], list(historical), fl.HISTORICAL_FLAGS
-            )
-        changed = await message_store.update_user_flag(
-            tx, user.id, message_ids, bit, add=op == "add"
-        )
+            await flag_store.add_user_messages(tx, [user.id], list(historical), fl.HISTORICAL_FLAGS)
+        changed = await flag_store.update_user_flag(tx, user.id, message_ids, bit, add=op == "add")
         if not changed:
             return 0
         event: JsonDict
@@ -163,8 +161,8 @@ async def do_mark_all_as_read(rt: Runtime, user: UserRow) -> int:
     count = 0
     while True:
         async with rt.db.write() as tx:
-            ids = await message_store.all_unread_ids(tx, user.id, MARK_ALL_BATCH)
-            count += len(await message_store.update_user_flag(tx, user.id, ids, fl.READ, add=True))
+            ids = await flag_store.all_unread_ids(tx, user.id, MARK_ALL_BATCH)
+            count += len(await flag_store.update_user_flag(tx, user.id, ids, fl.READ, add=True))
             if len(ids) < MARK_ALL_BATCH:
                 event = msgspec.to_builtins(
                     UpdateMessageFlagsAddEvent(flag="read", messages=[], all=True)
@@ -186,7 +184,7 @@ async def check_mark_stream_as_read(
             )
             if not mine:
                 raise ZulipError(f"No such topic '{topic}'")
-        ids = await message_store.unread_ids_in(
+        ids = await flag_store.unread_ids_in(
             conn, user.id, stream.recipient_id, topic, limit=MAX_MESSAGES_PER_UPDATE * 20
         )
     return await do_update_message_flags(rt, user, "add", "read", ids)
@@ -198,14 +196,14 @@ def _publish_to(rt: Runtime, tx: Tx, event: JsonDict, user_id: int) -> None:
 
 @state_fetcher("starred_messages")
 async def _starred_state(ctx: StateContext) -> None:
-    ctx.state["starred_messages"] = await message_store.flagged_ids(
+    ctx.state["starred_messages"] = await flag_store.flagged_ids(
         ctx.conn, ctx.user.id, fl.STARRED, MAX_STARRED
     )
 
 
 @state_fetcher("recent_private_conversations")
 async def _recent_conversations_state(ctx: StateContext) -> None:
-    rows = await message_store.recent_dm_conversations(
+    rows = await flag_store.recent_dm_conversations(
         ctx.conn, ctx.user.id, RECENT_CONVERSATIONS_LIMIT
     )
     participants = await message_store.dm_participants(ctx.conn, [r for r, _ in rows])

@@ -10,7 +10,7 @@ import msgspec
 
 from teamchat.actions import channel_access as access
 from teamchat.actions import message_deliver
-from teamchat.actions.message_common import group_member_ids, render
+from teamchat.actions.message_common import render
 from teamchat.actions.permissions import has_realm_permission, realm_group_settings
 from teamchat.actions.users import find_user_by_email
 from teamchat.errors import StreamDoesNotExistError, StreamIdDoesNotExistError, ZulipError
@@ -25,6 +25,7 @@ from teamchat.lib.messages import (
 from teamchat.records import RealmRow, StreamRow, UserRow
 from teamchat.runtime import Runtime
 from teamchat.store import groups as group_store
+from teamchat.store import message_context as context_store
 from teamchat.store import messages as message_store
 from teamchat.store import realm as realm_store
 from teamchat.store import streams as stream_store
@@ -81,7 +82,7 @@ async def check_send_message(
         if stream is not None:
             await _check_wildcards(conn, realm, sender, stream, topic, rendered)
         await _check_group_mentions(conn, sender, rendered.mentioned_group_ids)
-        group_members = await group_member_ids(conn, rendered.mentioned_group_ids)
+        group_members = await context_store.group_member_ids(conn, rendered.mentioned_group_ids)
     read_by_sender = request.read_by_sender
     if read_by_sender is None:
         read_by_sender = default_read_by_sender(request.client)
@@ -198,15 +199,10 @@ async def _check_dm_permission(
     if await group_store.is_user_in_setting(conn, sender, initiator):
         return
     recipient_id = await message_store.get_dm_recipient_id(conn, [u.id for u in everyone])
-    if recipient_id is None or not await _conversation_has_messages(conn, recipient_id):
+    if recipient_id is None or not await context_store.conversation_has_messages(
+        conn, recipient_id
+    ):
         raise ZulipError("You do not have permission to initiate direct message conversations.")
-
-
-async def _conversation_has_messages(conn: Conn, recipient_id: int) -> bool:
-    row = await conn.fetchone(
-        "SELECT 1 FROM message WHERE recipient_id = ? LIMIT 1", (recipient_id,)
-    )
-    return row is not None
 
 
 async def _check_wildcards(
@@ -236,13 +232,15 @@ async def _check_wildcards(
 async def _check_group_mentions(conn: Conn, sender: UserRow, group_ids: frozenset[int]) -> None:
     """Each mentioned group's can_mention_group (everyone, unless the group says otherwise)."""
     for group_id in sorted(group_ids):
-        row = await conn.fetchone(
-            "SELECT name, json_extract(settings_json, '$.can_mention_group') FROM user_group"
-            " WHERE id = ?",
-            (group_id,),
-        )
-        if row is None or row[1] is None:
+        found = await context_store.group_mention_setting(conn, group_id)
+        if found is None:
             continue
-        value = msgspec.json.decode(str(row[1])) if isinstance(row[1], str) else int(row[1])
+        name, stored = found
+        if stored is None:
+            continue
+        value = msgspec.json.decode(stored)
         if not await group_store.is_user_in_setting(conn, sender, value):
-            raise ZulipError(f"You are not allowed to mention user group '{row[0]}'.")
+            raise ZulipError(
+                f"You are not allowed to mention user group '{name}'. You must be a member of"
+                " its can_mention_group to mention this group."
+            )

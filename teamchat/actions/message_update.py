@@ -24,6 +24,7 @@ from teamchat.lib.messages import RESOLVED_TOPIC_PREFIX
 from teamchat.records import MessageRow, RealmRow, StreamRow, UserRow
 from teamchat.render.markdown import Rendered
 from teamchat.runtime import Runtime
+from teamchat.store import message_flags as flag_store
 from teamchat.store import messages as message_store
 from teamchat.store import subscriptions as sub_store
 from teamchat.store import user_topics as user_topic_store
@@ -125,9 +126,9 @@ async def _edit_content(
             tx, message.recipient_id, message.topic
         )
         if message.stream_id is None:
-            participants = set(await message_store.message_user_ids(tx, message.id))
+            participants = set(await flag_store.message_user_ids(tx, message.id))
     mentioned = set(rendered.mentioned_user_ids) | plan.group_member_ids
-    current = await message_store.message_user_flags(tx, [message.id])
+    current = await flag_store.message_user_flags(tx, [message.id])
     changes = {}
     for user_id, by_message in current.items():
         old = by_message[message.id]
@@ -138,7 +139,7 @@ async def _edit_content(
         bits |= fl.HAS_ALERT_WORD if user_id in rendered.alert_word_user_ids else 0
         if bits != old:
             changes[user_id] = bits
-    await message_store.set_user_flags(tx, message.id, changes)
+    await flag_store.set_user_flags(tx, message.id, changes)
 
 
 async def _move(
@@ -160,15 +161,7 @@ async def _move(
         event["new_stream_id"] = new.id
         move_entry.update(prev_stream=old.id, stream=new.id)
     entry.update(move_entry)
-    sub = await sub_store.get_subscription(tx, user.id, old.id)
-    history = access.can_access_history(user, old, sub is not None and sub.active)
-    visible_to = None if history else user.id
-    changed = [message.id]
-    if plan.propagate_mode != "change_one":
-        min_id = message.id if plan.propagate_mode == "change_later" else 0
-        changed = await message_store.topic_message_ids(
-            tx, message.recipient_id, message.topic, min_id=min_id, visible_to=visible_to
-        )
+    visible_to, changed = await _messages_to_move(tx, user, message, plan)
     target_had_messages = bool(
         await message_store.topic_message_ids(tx, new.recipient_id, topic, visible_to=None)
     )
@@ -198,11 +191,28 @@ async def _move(
     return changed, losers
 
 
+async def _messages_to_move(
+    tx: Tx, user: UserRow, message: MessageRow, plan: EditPlan
+) -> tuple[int | None, list[int]]:
+    """(whose rows limit what the user sees of the topic, the ids propagate_mode selects)."""
+    assert plan.stream is not None
+    sub = await sub_store.get_subscription(tx, user.id, plan.stream.id)
+    history = access.can_access_history(user, plan.stream, sub is not None and sub.active)
+    visible_to = None if history else user.id
+    if plan.propagate_mode == "change_one":
+        return visible_to, [message.id]
+    min_id = message.id if plan.propagate_mode == "change_later" else 0
+    changed = await message_store.topic_message_ids(
+        tx, message.recipient_id, message.topic, min_id=min_id, visible_to=visible_to
+    )
+    return visible_to, changed
+
+
 async def _change_access(
     rt: Runtime, tx: Tx, old: StreamRow, new: StreamRow, topic: str, changed: list[int]
 ) -> list[int]:
     """Move user_message rows with the messages; return users who lost access."""
-    old_subscribers = await _all_subscriber_ids(tx, old.id)
+    old_subscribers = await sub_store.all_subscriber_ids(tx, old.id)
     new_subscribers = set((await sub_store.subscriber_ids(tx, [new.id])).get(new.id, []))
     losing_rows = old_subscribers - new_subscribers
     if new.is_public:
@@ -212,8 +222,8 @@ async def _change_access(
     else:
         losing_access = sorted(losing_rows)
     if not new.history_public_to_subscribers:
-        await message_store.add_user_messages(tx, new_subscribers, changed, fl.READ)
-    await message_store.delete_user_messages(tx, losing_rows, changed)
+        await flag_store.add_user_messages(tx, new_subscribers, changed, fl.READ)
+    await flag_store.delete_user_messages(tx, losing_rows, changed)
     if losing_access:
         event = DeleteMessageEvent(
             message_type="stream", message_ids=sorted(changed), stream_id=old.id, topic=topic
@@ -221,11 +231,6 @@ async def _change_access(
         payload = msgspec.to_builtins(event)
         tx.after_commit(lambda: rt.broker.publish(payload, losing_access))
     return losing_access
-
-
-async def _all_subscriber_ids(tx: Tx, stream_id: int) -> set[int]:
-    rows = await tx.fetchall("SELECT user_id FROM subscription WHERE stream_id = ?", (stream_id,))
-    return {int(r[0]) for r in rows}
 
 
 def policy_after_merge(orig: int, target: int) -> int:
@@ -299,7 +304,7 @@ async def _history_readers(
 async def _publish_update(
     rt: Runtime, tx: Tx, message_id: int, event: JsonDict, *, extra_readers: list[int]
 ) -> None:
-    holders = await message_store.message_user_flags(tx, [message_id])
+    holders = await flag_store.message_user_flags(tx, [message_id])
     audience: dict[int, JsonDict] = {
         user_id: {"flags": fl.flag_names(by_message[message_id])}
         for user_id, by_message in holders.items()

@@ -241,9 +241,9 @@ async def get_user_presence(
 async def _presence_state(ctx: StateContext) -> None:
     presences, newest = await presences_for(
         ctx.conn,
-        slim=ctx.caps.slim_presence,
-        last_update_id=None,
-        history_limit_days=None,
+        slim=ctx.caps.slim_presence or ctx.caps.presence_last_update_id is not None,
+        last_update_id=ctx.caps.presence_last_update_id,
+        history_limit_days=ctx.caps.presence_history_limit_days,
         now=ctx.rt.now(),
     )
     ctx.state["presences"] = presences

@@ -12,6 +12,7 @@ import sqlite3
 
 import msgspec
 
+from teamchat.actions import realm_emoji
 from teamchat.actions.message_common import access_message
 from teamchat.errors import ReactionDoesNotExistError, ZulipError
 from teamchat.events import rules_messages  # noqa: F401 (registers message event rules)
@@ -20,7 +21,7 @@ from teamchat.lib import emoji, wire
 from teamchat.lib import flags as fl
 from teamchat.records import MessageRow, ReactionRow, UserRow
 from teamchat.runtime import Runtime
-from teamchat.store import messages as message_store
+from teamchat.store import message_flags as flag_store
 from teamchat.store import reactions as reaction_store
 from teamchat.store import realm as realm_store
 from teamchat.store import streams as stream_store
@@ -41,6 +42,7 @@ class ReactionAlreadyExistsError(ZulipError):
 
 
 def normalize_reaction_type(reaction_type: str | None) -> str | None:
+    """The stored reaction type (the SPEC alias mapped), or Zulip's "Invalid emoji type."."""
     if reaction_type is None:
         return None
     reaction_type = REACTION_TYPE_ALIASES.get(reaction_type, reaction_type)
@@ -49,8 +51,11 @@ def normalize_reaction_type(reaction_type: str | None) -> str | None:
     return reaction_type
 
 
-def emoji_for_name(name: str) -> tuple[str, str]:
-    """(emoji_code, reaction_type) for a name (Zulip's get_emoji_data, no custom emoji yet)."""
+async def emoji_for_name(conn: Conn, name: str) -> tuple[str, str]:
+    """(emoji_code, reaction_type) for a name: custom emoji first (Zulip's get_emoji_data)."""
+    custom = await realm_emoji.get_active_realm_emoji_by_name(conn, name)
+    if custom is not None:
+        return str(custom.id), REALM
     if name in emoji.ZULIP_EXTRA_EMOJI:
         return emoji.ZULIP_EXTRA_EMOJI[name], EXTRA
     code = emoji.name_to_codepoint(name)
@@ -59,11 +64,19 @@ def emoji_for_name(name: str) -> tuple[str, str]:
     return code, UNICODE
 
 
-def check_emoji(name: str, code: str, reaction_type: str) -> None:
+async def check_emoji(conn: Conn, name: str, code: str, reaction_type: str) -> None:
     """Zulip's check_emoji_request: the code exists in its namespace and matches the name."""
     if reaction_type == REALM:
-        # TODO: custom emoji have no table yet (no issue owns them); none are valid.
-        raise ZulipError("Invalid custom emoji.")
+        custom = (
+            await realm_emoji.get_realm_emoji_by_id(conn, int(code)) if code.isdigit() else None
+        )
+        if custom is None:
+            raise ZulipError("Invalid custom emoji.")
+        if custom.name != name:
+            raise ZulipError("Invalid custom emoji name.")
+        if custom.deactivated:
+            raise ZulipError("This custom emoji has been deactivated.")
+        return
     if reaction_type == EXTRA:
         if code not in emoji.ZULIP_EXTRA_EMOJI.values():
             raise ZulipError("Invalid emoji code")
@@ -78,7 +91,7 @@ def check_emoji(name: str, code: str, reaction_type: str) -> None:
 
 async def audience(conn: Conn, message: MessageRow) -> list[int]:
     """Who sees changes to the message: its recipients, plus readers of a shared history."""
-    ids = set(await message_store.message_user_ids(conn, message.id))
+    ids = set(await flag_store.message_user_ids(conn, message.id))
     if message.stream_id is not None:
         stream = await stream_store.get_stream_by_id(conn, message.stream_id)
         if stream is not None and stream.history_public_to_subscribers:
@@ -99,14 +112,14 @@ async def check_add_reaction(
     async with rt.db.read() as conn:
         message, flags = await access_message(conn, user, message_id)
         if code is None or reaction_type is None:
-            code, reaction_type = emoji_for_name(name)
+            code, reaction_type = await emoji_for_name(conn, name)
         if await reaction_store.find_reaction(conn, message.id, user.id, reaction_type, code):
             raise ReactionAlreadyExistsError()
         existing = await reaction_store.find_any_reaction(conn, message.id, reaction_type, code)
         if existing is not None:
             name = existing.emoji_name
         else:
-            check_emoji(name, code, reaction_type)
+            await check_emoji(conn, name, code, reaction_type)
     reaction = ReactionRow(
         message_id=message.id,
         user_id=user.id,
@@ -124,9 +137,7 @@ async def do_add_reaction(
     try:
         async with rt.db.write() as tx:
             if historical:
-                await message_store.add_user_messages(
-                    tx, [user.id], [message.id], fl.HISTORICAL_FLAGS
-                )
+                await flag_store.add_user_messages(tx, [user.id], [message.id], fl.HISTORICAL_FLAGS)
             await reaction_store.insert(tx, reaction)
             await _publish(rt, tx, user, message, reaction, add=True)
     except sqlite3.IntegrityError:
@@ -151,7 +162,7 @@ async def check_remove_reaction(
                     "At least one of the following arguments must be present:"
                     " emoji_name, emoji_code"
                 )
-            code, looked_up_type = emoji_for_name(name)
+            code, looked_up_type = await emoji_for_name(conn, name)
             reaction_type = reaction_type or looked_up_type
         reaction_type = reaction_type or UNICODE
         if reaction_type == UNICODE and not emoji.is_valid_codepoint(code):
@@ -167,6 +178,7 @@ async def check_remove_reaction(
 async def do_remove_reaction(
     rt: Runtime, user: UserRow, message: MessageRow, reaction: ReactionRow
 ) -> None:
+    """Delete the reaction; send reaction/remove to everyone who can see the message."""
     async with rt.db.write() as tx:
         await reaction_store.delete(tx, reaction)
         await _publish(rt, tx, user, message, reaction, add=False)

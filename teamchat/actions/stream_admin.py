@@ -15,7 +15,7 @@ import msgspec
 from teamchat.actions import channel_access as access
 from teamchat.actions.channel_state import notification_defaults, subscription_objects
 from teamchat.actions.permissions import has_realm_permission
-from teamchat.actions.streams import check_group_setting_value, render_description
+from teamchat.actions.streams import check_folder, check_group_setting_value, render_description
 from teamchat.errors import (
     OrganizationAdministratorRequiredError,
     OrganizationOwnerRequiredError,
@@ -64,6 +64,8 @@ class StreamChange(msgspec.Struct, kw_only=True):
     message_retention_days: Any = UNCHANGED
     topics_policy: str | None = None
     is_archived: bool | None = None
+    # UNCHANGED when not given; None removes the channel from its folder.
+    folder_id: Any = UNCHANGED
     group_settings: dict[str, GroupSettingChange] = msgspec.field(default_factory=dict)
 
 
@@ -128,7 +130,7 @@ async def check_update_stream(
             conn, realm, user, "can_set_topics_policy_group"
         ):
             raise ZulipError("Insufficient permission")
-        fields = await _changed_fields(conn, stream, change)
+        fields = await _changed_fields(conn, user, stream, change)
     if (invite_only, web_public, history) != (
         stream.invite_only,
         stream.is_web_public,
@@ -141,7 +143,9 @@ async def check_update_stream(
         await do_update_stream(rt, stream, fields)
 
 
-async def _changed_fields(conn: Conn, stream: StreamRow, change: StreamChange) -> dict[str, Any]:
+async def _changed_fields(
+    conn: Conn, user: UserRow, stream: StreamRow, change: StreamChange
+) -> dict[str, Any]:
     fields: dict[str, Any] = {}
     if change.description is not None:
         if len(change.description) > ch.MAX_DESCRIPTION_LENGTH:
@@ -149,21 +153,16 @@ async def _changed_fields(conn: Conn, stream: StreamRow, change: StreamChange) -
                 f"description is too long (limit: {ch.MAX_DESCRIPTION_LENGTH} characters)"
             )
         fields["description"] = change.description.replace("\n", " ")
-        fields["rendered_description"] = render_description(fields["description"])
+        fields["rendered_description"] = await render_description(conn, user, fields["description"])
     if change.new_name is not None:
-        new_name = change.new_name.strip()
-        if new_name == stream.name:
-            raise ZulipError("Channel already has that name.")
-        ch.check_stream_name(new_name)
-        if new_name.lower() != stream.name.lower() and await stream_store.get_stream_by_name(
-            conn, new_name
-        ):
-            raise ZulipError("Channel name already in use.")
-        fields["name"] = new_name
+        fields["name"] = await _checked_new_name(conn, stream, change.new_name)
     if change.message_retention_days is not UNCHANGED:
         fields["message_retention_days"] = change.message_retention_days
     if change.topics_policy is not None:
         fields["topics_policy"] = change.topics_policy
+    if change.folder_id is not UNCHANGED:
+        await check_folder(conn, change.folder_id)
+        fields["folder_id"] = change.folder_id
     if change.is_archived is False and stream.is_archived:
         fields["is_archived"] = False
     if change.group_settings:
@@ -175,6 +174,18 @@ async def _changed_fields(conn: Conn, stream: StreamRow, change: StreamChange) -
             settings[name] = setting.new
         fields["settings_json"] = msgspec.json.encode(settings).decode()
     return fields
+
+
+async def _checked_new_name(conn: Conn, stream: StreamRow, raw: str) -> str:
+    new_name = raw.strip()
+    if new_name == stream.name:
+        raise ZulipError("Channel already has that name.")
+    ch.check_stream_name(new_name)
+    taken = await stream_store.get_stream_by_name(conn, new_name)
+    # Only the case may change (the old name is then "taken" by this very channel).
+    if taken is not None and taken.id != stream.id:
+        raise ZulipError("Channel name already in use.")
+    return new_name
 
 
 def _canonical(value: GroupSettingValue) -> object:
@@ -223,7 +234,7 @@ def _update_events(old: StreamRow, new: StreamRow, fields: dict[str, Any]) -> li
             add("history_public_to_subscribers", new.history_public_to_subscribers)
         if old.is_web_public != new.is_web_public:
             add("is_web_public", new.is_web_public)
-    for prop in ("message_retention_days", "topics_policy"):
+    for prop in ("message_retention_days", "topics_policy", "folder_id"):
         if prop in fields:
             add(prop, getattr(new, prop))
     if "settings_json" in fields:
@@ -259,6 +270,7 @@ def _publish(rt: Runtime, tx: Tx, payload: JsonDict, audience: list[int]) -> Non
 
 
 async def check_archive_stream(rt: Runtime, user: UserRow, stream_id: int) -> None:
+    """DELETE /streams/{id}: channel administrators archive a channel once."""
     async with rt.db.read() as conn:
         stream = await access_stream_for_admin(conn, user, stream_id)
     if stream.is_archived:

@@ -34,6 +34,7 @@ class StreamsQuery(msgspec.Struct, kw_only=True, frozen=True):
 async def get_subscriptions(
     rt: Runtime, user: UserRow, *, include_subscribers: bool
 ) -> list[SubscriptionObject]:
+    """GET /users/me/subscriptions: the user's active, unarchived subscriptions."""
     async with rt.db.read() as conn:
         gathered = await gather_subscriptions(
             conn, user, rt.now(), include_subscribers=include_subscribers, include_archived=False
@@ -78,6 +79,7 @@ async def get_streams(rt: Runtime, user: UserRow, query: StreamsQuery) -> list[J
 
 
 async def get_stream(rt: Runtime, user: UserRow, stream_id: int) -> ChannelObject:
+    """GET /streams/{id}: a channel whose metadata the user may see."""
     async with rt.db.read() as conn:
         stream, _ = await access.access_stream_by_id(conn, user, stream_id, content=False)
         objects = await access.channel_objects(conn, [stream], rt.now())
@@ -85,12 +87,14 @@ async def get_stream(rt: Runtime, user: UserRow, stream_id: int) -> ChannelObjec
 
 
 async def get_stream_id(rt: Runtime, user: UserRow, name: str) -> int:
+    """GET /get_stream_id: the id of a channel the user may read."""
     async with rt.db.read() as conn:
         stream, _ = await access.access_stream_by_name(conn, user, name)
     return stream.id
 
 
 async def get_subscribers(rt: Runtime, user: UserRow, stream_id: int) -> list[int]:
+    """GET /streams/{id}/members: the channel's active subscribers."""
     async with rt.db.read() as conn:
         stream, _ = await access.access_stream_by_id(conn, user, stream_id, content=False)
         subscribers = await sub_store.subscriber_ids(conn, [stream.id])

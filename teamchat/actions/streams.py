@@ -6,13 +6,13 @@ then the subscription events of `teamchat.actions.subscriptions`.
 
 from __future__ import annotations
 
-import html
 from collections.abc import Sequence
 
 import msgspec
 
 from teamchat.actions import channel_access as access
 from teamchat.actions import subscriptions as subs
+from teamchat.actions.message_common import render
 from teamchat.actions.permissions import has_realm_permission
 from teamchat.errors import OrganizationOwnerRequiredError, ZulipError
 from teamchat.events.types_streams import StreamCreateEvent
@@ -23,6 +23,7 @@ from teamchat.lib.api_types import JsonDict
 from teamchat.lib.realm_settings import GroupSettingValue
 from teamchat.records import RealmRow, StreamRow, UserRow
 from teamchat.runtime import Runtime
+from teamchat.store import channel_folders as folder_store
 from teamchat.store import realm as realm_store
 from teamchat.store import streams as stream_store
 from teamchat.store import subscriptions as sub_store
@@ -46,6 +47,7 @@ class CreateOptions(msgspec.Struct, kw_only=True):
     # None: the organization's policy; -1: forever.
     message_retention_days: int | None = None
     topics_policy: str = "inherit"
+    folder_id: int | None = None
     group_settings: dict[str, GroupSettingValue] = msgspec.field(default_factory=dict)
 
 
@@ -55,9 +57,11 @@ class NewChannel(msgspec.Struct, kw_only=True):
     rendered_description: str
 
 
-def render_description(text: str) -> str:
-    """The channel description as HTML. TODO(issue3 step 6): Markdown once render/ lands."""
-    return f"<p>{html.escape(text)}</p>" if text else ""
+async def render_description(conn: Conn, user: UserRow, text: str) -> str:
+    """The channel description as HTML (Zulip-flavoured Markdown, like a message)."""
+    if not text:
+        return ""
+    return (await render(conn, user, text, "")).html
 
 
 def _normalize_requests(requests: Sequence[ChannelRequest]) -> list[ChannelRequest]:
@@ -94,32 +98,21 @@ async def check_add_subscriptions(
     async with rt.db.read() as conn:
         realm = await realm_store.get_realm(conn)
         assert realm is not None
-        existing: dict[str, StreamRow] = {}
-        missing: list[ChannelRequest] = []
-        for request in requests:
-            stream = await stream_store.get_stream_by_name(conn, request.name)
-            if stream is None:
-                if request.name.lower() not in {m.name.lower() for m in missing}:
-                    missing.append(request)
-            elif stream.is_archived:
-                raise ZulipError(f"Channel '{stream.name}' is archived.")
-            else:
-                existing[stream.name.lower()] = stream
+        existing, missing = await _split_requests(conn, requests)
         if missing:
             await _check_create(conn, realm, user, options)
         targets = await subs.access_principals(conn, principals) if principals else [user]
         others = any(target.id != user.id for target in targets)
-        authorized, unauthorized = await _authorize_existing(
-            conn, user, list(existing.values()), others
-        )
+        authorized, unauthorized = await _authorize_existing(conn, user, existing, others)
+        rendered = {
+            r.name: await render_description(conn, user, r.description or "") for r in missing
+        }
     if unauthorized and authorization_errors_fatal:
         raise ZulipError(f"Unable to access channel ({unauthorized[0].name}).")
     colors = {r.name: r.color for r in requests if r.color is not None}
     new = [
         NewChannel(
-            name=r.name,
-            description=r.description or "",
-            rendered_description=render_description(r.description or ""),
+            name=r.name, description=r.description or "", rendered_description=rendered[r.name]
         )
         for r in missing
     ]
@@ -131,6 +124,23 @@ async def check_add_subscriptions(
     if not authorization_errors_fatal:
         result["unauthorized"] = [stream.name for stream in unauthorized]
     return result
+
+
+async def _split_requests(
+    conn: Conn, requests: Sequence[ChannelRequest]
+) -> tuple[list[StreamRow], list[ChannelRequest]]:
+    """(existing channels, requests for channels to create); archived ones are refused."""
+    existing: dict[int, StreamRow] = {}
+    missing: dict[str, ChannelRequest] = {}
+    for request in requests:
+        stream = await stream_store.get_stream_by_name(conn, request.name)
+        if stream is None:
+            missing.setdefault(request.name.lower(), request)
+        elif stream.is_archived:
+            raise ZulipError(f"Channel '{stream.name}' is archived.")
+        else:
+            existing[stream.id] = stream
+    return list(existing.values()), list(missing.values())
 
 
 async def _authorize_existing(
@@ -183,6 +193,13 @@ async def _check_create(conn: Conn, realm: RealmRow, user: UserRow, options: Cre
         raise ZulipError("Insufficient permission")
     for name, value in options.group_settings.items():
         await check_group_setting_value(conn, name, value)
+    await check_folder(conn, options.folder_id)
+
+
+async def check_folder(conn: Conn, folder_id: int | None) -> None:
+    """A channel folder id must name an existing folder (None: no folder)."""
+    if folder_id is not None and await folder_store.get_channel_folder(conn, folder_id) is None:
+        raise ZulipError("Invalid channel folder ID")
 
 
 async def check_group_setting_value(conn: Conn, name: str, value: GroupSettingValue) -> None:
@@ -237,6 +254,8 @@ async def _create_stream(
         creator_id=user.id,
         settings_json=msgspec.json.encode(settings).decode(),
     )
+    if options.folder_id is not None:
+        await stream_store.update_stream(tx, stream_id, folder_id=options.folder_id)
     stream = await stream_store.get_stream_by_id(tx, stream_id)
     assert stream is not None
     audience = await access.stream_audience(tx, stream)

@@ -29,6 +29,7 @@ def _receives(user: UserRow) -> bool:
 async def check_send_direct_typing(
     rt: Runtime, sender: UserRow, op: str, user_ids: list[int]
 ) -> None:
+    """Typing in a direct-message conversation: every participant hears it."""
     settings = user_settings.load(sender.settings_json)
     if not settings.send_private_typing_notifications:
         raise ZulipError("User has disabled typing notifications for direct messages")
@@ -55,6 +56,7 @@ async def check_send_direct_typing(
 async def check_send_stream_typing(
     rt: Runtime, sender: UserRow, op: str, stream_id: int, topic: str
 ) -> None:
+    """Typing in a channel topic: its subscribers hear it (small channels only)."""
     settings = user_settings.load(sender.settings_json)
     if not settings.send_stream_typing_notifications:
         raise ZulipError("User has disabled typing notifications for channel messages")

@@ -4,6 +4,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import msgspec
 
 from teamchat.actions.state import StateContext, state_fetcher
@@ -11,6 +13,7 @@ from teamchat.actions.user_topics import FOLLOWED, MUTED, UNMUTED
 from teamchat.lib import flags as fl
 from teamchat.lib.api_types import JsonDict
 from teamchat.lib.messages import display_topic
+from teamchat.store import message_flags as flag_store
 from teamchat.store import messages as message_store
 from teamchat.store import subscriptions as sub_store
 from teamchat.store import user_topics as user_topic_store
@@ -34,6 +37,7 @@ class Muting(msgspec.Struct, kw_only=True):
 
 
 async def load_muting(conn: Conn, user_id: int) -> Muting:
+    """The user's muted channels and topic policies."""
     subs = await sub_store.list_user_subscriptions(conn, user_id)
     topics = await user_topic_store.list_user_topics(conn, user_id)
     return Muting(
@@ -50,38 +54,50 @@ def _conversation(participants: list[int], user_id: int) -> tuple[str, object]:
     return "huddle", ",".join(str(uid) for uid in sorted(participants))
 
 
-async def unread_msgs(conn: Conn, user_id: int, allow_empty_topic_name: bool) -> JsonDict:
-    """The `unread_msgs` register state."""
-    rows = await message_store.unread_rows(conn, user_id, MAX_UNREAD_MESSAGES)
+class _Buckets(msgspec.Struct, kw_only=True):
+    pms: dict[int, list[int]] = msgspec.field(default_factory=dict)
+    huddles: dict[str, list[int]] = msgspec.field(default_factory=dict)
+    streams: dict[tuple[int, str], list[int]] = msgspec.field(default_factory=dict)
+    mentions: list[int] = msgspec.field(default_factory=list)
+    unmuted_stream_messages: int = 0
+
+
+async def _buckets(conn: Conn, user_id: int, rows: list[Any]) -> _Buckets:
+    """Unread rows (oldest first) sorted into conversations, with mentions and mute status."""
     muting = await load_muting(conn, user_id)
     participants = await message_store.dm_participants(
         conn, {int(r["recipient_id"]) for r in rows if r["stream_id"] is None}
     )
-    pms: dict[int, list[int]] = {}
-    huddles: dict[str, list[int]] = {}
-    streams: dict[tuple[int, str], list[int]] = {}
-    mentions, unmuted = [], 0
-    for row in reversed(rows):
+    buckets = _Buckets()
+    for row in rows:
         message_id, bits = int(row["message_id"]), int(row["flags"])
         muted = False
         if row["stream_id"] is not None:
             stream_id, topic = int(row["stream_id"]), str(row["topic"])
-            streams.setdefault((stream_id, topic), []).append(message_id)
+            buckets.streams.setdefault((stream_id, topic), []).append(message_id)
             muted = muting.is_muted(stream_id, topic)
-            unmuted += not muted
+            buckets.unmuted_stream_messages += not muted
         else:
             kind, key = _conversation(participants[int(row["recipient_id"])], user_id)
             if kind == "pm":
-                pms.setdefault(int(key), []).append(message_id)  # type: ignore[call-overload]
+                buckets.pms.setdefault(int(str(key)), []).append(message_id)
             else:
-                huddles.setdefault(str(key), []).append(message_id)
+                buckets.huddles.setdefault(str(key), []).append(message_id)
         wildcard = bits & (fl.STREAM_WILDCARD_MENTIONED | fl.TOPIC_WILDCARD_MENTIONED)
         if bits & fl.MENTIONED or (wildcard and not muted):
-            mentions.append(message_id)
+            buckets.mentions.append(message_id)
+    return buckets
+
+
+async def unread_msgs(conn: Conn, user_id: int, allow_empty_topic_name: bool) -> JsonDict:
+    """The `unread_msgs` register state."""
+    rows = await flag_store.unread_rows(conn, user_id, MAX_UNREAD_MESSAGES)
+    b = await _buckets(conn, user_id, list(reversed(rows)))
+    direct = sum(len(ids) for ids in [*b.pms.values(), *b.huddles.values()])
     return {
         "pms": [
             {"other_user_id": uid, "sender_id": uid, "unread_message_ids": ids}
-            for uid, ids in sorted(pms.items())
+            for uid, ids in sorted(b.pms.items())
         ],
         "streams": [
             {
@@ -89,16 +105,14 @@ async def unread_msgs(conn: Conn, user_id: int, allow_empty_topic_name: bool) ->
                 "topic": display_topic(topic, allow_empty_topic_name),
                 "unread_message_ids": ids,
             }
-            for (stream_id, topic), ids in sorted(streams.items())
+            for (stream_id, topic), ids in sorted(b.streams.items())
         ],
         "huddles": [
             {"user_ids_string": key, "unread_message_ids": ids}
-            for key, ids in sorted(huddles.items())
+            for key, ids in sorted(b.huddles.items())
         ],
-        "mentions": mentions,
-        "count": sum(len(ids) for ids in pms.values())
-        + unmuted
-        + sum(len(ids) for ids in huddles.values()),
+        "mentions": b.mentions,
+        "count": direct + b.unmuted_stream_messages,
         "old_unreads_missing": len(rows) == MAX_UNREAD_MESSAGES,
     }
 
@@ -106,7 +120,7 @@ async def unread_msgs(conn: Conn, user_id: int, allow_empty_topic_name: bool) ->
 async def message_details(conn: Conn, user_id: int, message_ids: list[int]) -> JsonDict:
     """What clients need to put messages back into their unread state (read removed)."""
     messages = await message_store.list_messages(conn, message_ids)
-    flags = await message_store.user_flags(conn, user_id, message_ids)
+    flags = await flag_store.user_flags(conn, user_id, message_ids)
     muting = await load_muting(conn, user_id)
     participants = await message_store.dm_participants(
         conn, {m.recipient_id for m in messages if m.stream_id is None}

@@ -7,7 +7,7 @@ permission rules are the same everywhere.
 from __future__ import annotations
 
 from teamchat import store
-from teamchat.actions.users import find_user_by_email
+from teamchat.actions import users as user_actions  # module import: users imports us
 from teamchat.errors import ZulipError
 from teamchat.lib import wire
 from teamchat.records import UserRow
@@ -74,7 +74,7 @@ async def access_user_by_email(
     for_admin: bool,
 ) -> UserRow:
     """Load a user by real or API email; the real one only if `actor` may see it."""
-    target = await find_user_by_email(conn, email)
+    target = await user_actions.find_user_by_email(conn, email)
     if (
         target is not None
         and email.lower() == target.delivery_email.lower()

@@ -18,6 +18,7 @@ from teamchat.actions.profile_data import (
     apply_profile_changes,
     check_profile_changes,
 )
+from teamchat.actions.state import StateContext, state_fetcher
 from teamchat.actions.system_group_events import system_group_events_for_role_change
 from teamchat.actions.user_access import (
     access_user_by_email,
@@ -250,3 +251,35 @@ async def can_create_bot(conn: Conn, realm: RealmRow, actor: UserRow, bot_type: 
         return True
     write_only = settings["can_create_write_only_bots_group"]
     return bot_type == 2 and await store.groups.is_user_in_setting(conn, actor, write_only)
+
+
+async def do_change_user_role(rt: Runtime, target: UserRow, role: Role) -> None:
+    """Give `target` a new role (the last human owner keeps theirs); send role."""
+    async with rt.db.write() as tx:
+        user = await _fresh(tx, target.id)
+        if user.role != role:
+            await apply_role(rt, tx, user, role)
+
+
+@state_fetcher("realm_user")
+async def _own_permissions_state(ctx: StateContext) -> None:
+    """Zulip's per-user permission summaries, derived from the realm's group settings."""
+    settings = await realm_group_settings(ctx.conn, ctx.realm)
+    user = ctx.user
+
+    async def allowed(setting: str) -> bool:
+        return await store.groups.is_user_in_setting(ctx.conn, user, settings[setting])
+
+    private = await allowed("can_create_private_channel_group")
+    public = await allowed("can_create_public_channel_group")
+    spectators = realm_settings.load(ctx.realm.settings_json).enable_spectator_access
+    web_public = spectators and await allowed("can_create_web_public_channel_group")
+    ctx.state.update(
+        can_create_private_streams=private,
+        can_create_public_streams=public,
+        can_create_web_public_streams=web_public,
+        # zulip-compat: deprecated summary of the three above (feature level 102).
+        can_create_streams=private or public or web_public,
+        can_subscribe_other_users=await allowed("can_add_subscribers_group"),
+        can_invite_others_to_realm=await allowed("can_invite_users_group"),
+    )

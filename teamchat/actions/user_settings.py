@@ -49,10 +49,12 @@ def _timezones() -> frozenset[str]:
     return frozenset(zoneinfo.available_timezones())
 
 
-def check_setting_values(changes: Mapping[str, SettingValue]) -> None:
+def check_setting_values(
+    changes: Mapping[str, SettingValue], *, realm_defaults: bool = False
+) -> None:
     """Reject the first unacceptable value with a message naming its parameter."""
     for name, value in changes.items():
-        problem = user_settings.setting_problem(name, value)
+        problem = user_settings.setting_problem(name, value, realm_default=realm_defaults)
         if problem:
             raise ZulipError(problem)
 
@@ -103,7 +105,7 @@ async def check_and_update_realm_defaults(rt: Runtime, changes: Mapping[str, Set
     unknown = [name for name in changes if name not in user_settings.REALM_DEFAULT_SETTINGS]
     if unknown:
         raise ZulipError(f"Unknown setting '{unknown[0]}'")
-    check_setting_values(changes)
+    check_setting_values(changes, realm_defaults=True)
     await do_update_realm_defaults(rt, changes)
 
 

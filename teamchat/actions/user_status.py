@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from teamchat import store
-from teamchat.actions import presence
+from teamchat.actions import presence, realm_emoji
 from teamchat.actions.setting_events import publish_setting_change, store_settings
 from teamchat.actions.state import StateContext, state_fetcher
 from teamchat.actions.user_access import access_user_by_id, user_ids_who_can_access
@@ -20,7 +20,7 @@ from teamchat.lib.api_types import JsonDict
 from teamchat.records import UserRow, UserStatusRow
 from teamchat.runtime import Runtime
 from teamchat.store import user_status as status_store
-from teamchat.store.db import Tx
+from teamchat.store.db import Conn, Tx
 
 MAX_STATUS_TEXT_CHARS = 60
 UNICODE_EMOJI = "unicode_emoji"
@@ -86,7 +86,9 @@ async def get_user_status(rt: Runtime, viewer: UserRow, user_id: int) -> JsonDic
     return status_dict(row, _presence_enabled(target)) if row is not None else {}
 
 
-def check_status_values(request: StatusRequest, *, away: bool | None = None) -> NewStatus:
+async def check_status_values(
+    conn: Conn, request: StatusRequest, *, away: bool | None = None
+) -> NewStatus:
     """Zulip's check_update_user_status: something must change; emoji must be valid."""
     status_text, emoji_name = request.status_text, request.emoji_name
     emoji_code, reaction_type = request.emoji_code, request.reaction_type
@@ -94,27 +96,32 @@ def check_status_values(request: StatusRequest, *, away: bool | None = None) -> 
         status_text = status_text.strip()
         if len(status_text) > MAX_STATUS_TEXT_CHARS:
             raise ZulipError(f"status_text is too long (limit: {MAX_STATUS_TEXT_CHARS} characters)")
+    # Checked before "no new values" (Zulip checks after), so a lone emoji_code or
+    # reaction_type gets the message that names the missing emoji_name.
+    if emoji_name is None and (emoji_code or reaction_type):
+        raise ZulipError(
+            "Client must pass emoji_name if they pass either emoji_code or reaction_type."
+        )
     if away is None and status_text is None and emoji_name is None:
         raise ZulipError("Client did not pass any new values.")
     if emoji_name is None:
-        if emoji_code or reaction_type:
-            raise ZulipError(
-                "Client must pass emoji_name if they pass either emoji_code or reaction_type."
-            )
         return NewStatus(status_text, None)
     if emoji_name == "":
         return NewStatus(status_text, ("", "", UNICODE_EMOJI))
     kind = REACTION_TYPE_ALIASES.get(reaction_type or "", reaction_type)
     if emoji_code is None or kind is None:
-        code, found_kind = _emoji_data(emoji_name)
+        code, found_kind = await _emoji_data(conn, emoji_name)
         emoji_code = code if emoji_code is None else emoji_code
         kind = found_kind if kind is None else kind
-    _check_emoji(emoji_name, emoji_code, kind)
+    await _check_emoji(conn, emoji_name, emoji_code, kind)
     return NewStatus(status_text, (emoji_name, emoji_code, kind))
 
 
-def _emoji_data(name: str) -> tuple[str, str]:
-    """(emoji_code, reaction_type) for a name; custom emoji do not exist on this server."""
+async def _emoji_data(conn: Conn, name: str) -> tuple[str, str]:
+    """(emoji_code, reaction_type) for a name: custom emoji first, as Zulip's get_emoji_data."""
+    custom = await realm_emoji.get_active_realm_emoji_by_name(conn, name)
+    if custom is not None:
+        return str(custom.id), REALM_EMOJI
     if name in emoji.ZULIP_EXTRA_EMOJI:
         return emoji.ZULIP_EXTRA_EMOJI[name], ZULIP_EXTRA_EMOJI
     code = emoji.name_to_codepoint(name)
@@ -123,12 +130,19 @@ def _emoji_data(name: str) -> tuple[str, str]:
     return code, UNICODE_EMOJI
 
 
-def _check_emoji(name: str, code: str, kind: str) -> None:
+async def _check_emoji(conn: Conn, name: str, code: str, kind: str) -> None:
     """Zulip's check_emoji_request."""
     if kind == REALM_EMOJI:
-        # Custom emoji cannot be uploaded to this server yet, so none is valid.
-        raise ZulipError("Invalid custom emoji.")
-    if kind == ZULIP_EXTRA_EMOJI:
+        custom = (
+            await realm_emoji.get_realm_emoji_by_id(conn, int(code)) if code.isdigit() else None
+        )
+        if custom is None:
+            raise ZulipError("Invalid custom emoji.")
+        if custom.name != name:
+            raise ZulipError("Invalid custom emoji name.")
+        if custom.deactivated:
+            raise ZulipError("This custom emoji has been deactivated.")
+    elif kind == ZULIP_EXTRA_EMOJI:
         if code not in emoji.ZULIP_EXTRA_EMOJI.values():
             raise ZulipError("Invalid emoji code.")
         if name != code:
@@ -148,7 +162,8 @@ async def check_update_own_status(
     """POST /users/me/status (people only)."""
     if user.is_bot:
         raise ZulipError("This endpoint does not accept bot requests.")
-    new = check_status_values(request, away=away)
+    async with rt.db.read() as conn:
+        new = await check_status_values(conn, request, away=away)
     await do_update_user_status(rt, user, away=away, new=new)
 
 
@@ -158,7 +173,7 @@ async def check_update_status_for_user(
     """POST /users/{user_id}/status: administrators set another person's status."""
     async with rt.db.read() as conn:
         target = await access_user_by_id(conn, actor, user_id, for_admin=True)
-    new = check_status_values(request)
+        new = await check_status_values(conn, request)
     await do_update_user_status(rt, target, away=None, new=new)
 
 

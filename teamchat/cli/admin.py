@@ -182,3 +182,7 @@ def regenerate_api_key(email: str) -> None:
         return await user_actions.do_regenerate_api_key(rt, await _user_by_email(rt, email))
 
     console.print(f"api_key={run_action(action)}")
+
+
+# People commands register themselves on `admin` (deactivate, roles, settings defaults).
+from teamchat.cli import admin_people  # noqa: E402, F401

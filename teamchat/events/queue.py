@@ -40,6 +40,9 @@ class ClientCapabilities(msgspec.Struct, frozen=True, kw_only=True):
     user_list_incomplete: bool = False
     linkifier_url_template: bool = False
     client_name: str = ""
+    # The initial `presences`: only changes after this id, and at most this many days old.
+    presence_last_update_id: int | None = None
+    presence_history_limit_days: int | None = None
 
     @classmethod
     def everything(cls) -> ClientCapabilities:

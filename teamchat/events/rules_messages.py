@@ -22,6 +22,8 @@ LOCAL = "_local"
 
 
 def _accept_message(queue: EventQueue, event: JsonDict) -> bool:
+    if not caps_match(queue, event):
+        return False
     message, flags = event.get("message"), event.get("flags", [])
     if not queue.caps.narrow or not isinstance(message, dict) or not isinstance(flags, list):
         return True

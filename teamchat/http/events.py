@@ -78,9 +78,11 @@ def parse_register_params(
         slim_presence=params.optional("slim_presence", as_bool, False),
         include_subscribers=params.optional("include_subscribers", as_include_subscribers, False),
         client_name=request.headers.get("user-agent", "").split("/")[0],
+        presence_last_update_id=params.optional("presence_last_update_id", as_int, None),
+        presence_history_limit_days=params.optional("presence_history_limit_days", as_int, None),
         **{name: bool(declared.get(name, False)) for name in CAPABILITY_NAMES},
     )
-    params.mark_read("presence_history_limit_days", "queue_lifespan_secs")
+    params.mark_read("queue_lifespan_secs")
     idle_timeout = params.optional("idle_queue_timeout", as_idle_timeout, None)
     if fetch_types is None:
         fetch_types = event_types  # zulip-compat: fetch_event_types defaults to event_types

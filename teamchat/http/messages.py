@@ -7,9 +7,9 @@ from typing import Any
 import msgspec
 from litestar import Request
 
-from teamchat.actions import message_fetch, message_send, message_state
+from teamchat.actions import message_common, message_fetch, message_send, message_state
 from teamchat.errors import RequestVariableMissingError, ZulipError
-from teamchat.http.params import Params, as_bool, as_int, as_json, as_str
+from teamchat.http.params import Params, as_bool, as_int, as_int_list, as_json, as_str
 from teamchat.http.routing import get, post
 from teamchat.http.urls import realm_url
 from teamchat.lib.api_types import JsonDict
@@ -128,6 +128,18 @@ def as_narrow(name: str, raw: str) -> list[NarrowTerm]:
 
 @get("/messages")
 async def get_messages(params: Params, user: UserRow, rt: Runtime) -> JsonDict:
+    view = ClientView(
+        apply_markdown=params.optional("apply_markdown", as_bool, True),
+        client_gravatar=params.optional("client_gravatar", as_bool, True),
+        allow_empty_topic_name=params.optional("allow_empty_topic_name", as_bool, False),
+    )
+    narrow: list[NarrowTerm] = params.optional("narrow", as_narrow, [])
+    message_ids = params.optional("message_ids", as_int_list, None)
+    if message_ids is not None:
+        if params.has("anchor"):
+            raise ZulipError("Unsupported parameter combination: anchor, message_ids")
+        result = await message_fetch.get_messages_by_id(rt, user, narrow, message_ids, view)
+        return params.success(**result)
     anchor = params.optional("anchor", as_anchor, None)
     if params.optional("use_first_unread_anchor", as_bool, False):
         anchor = "first_unread"
@@ -139,12 +151,6 @@ async def get_messages(params: Params, user: UserRow, rt: Runtime) -> JsonDict:
         num_after=params.optional("num_after", as_int, 0),
         include_anchor=params.optional("include_anchor", as_bool, True),
     )
-    view = ClientView(
-        apply_markdown=params.optional("apply_markdown", as_bool, True),
-        client_gravatar=params.optional("client_gravatar", as_bool, True),
-        allow_empty_topic_name=params.optional("allow_empty_topic_name", as_bool, False),
-    )
-    narrow: list[NarrowTerm] = params.optional("narrow", as_narrow, [])
     result = await message_fetch.get_messages(rt, user, narrow, window, view)
     return params.success(**result)
 
@@ -158,3 +164,12 @@ async def get_message(message_id: int, params: Params, user: UserRow, rt: Runtim
     )
     raw_content, message = await message_fetch.get_message(rt, user, message_id, view)
     return params.success(raw_content=raw_content, message=message)
+
+
+@post("/messages/render")
+async def render_message(
+    request: Request[Any, Any, Any], params: Params, user: UserRow, rt: Runtime
+) -> JsonDict:
+    content = params.required("content", as_str)
+    rendered = await message_common.render_preview(rt, user, content, realm_url(request, rt))
+    return params.success(rendered=rendered)

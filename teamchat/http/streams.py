@@ -6,13 +6,18 @@ from __future__ import annotations
 import msgspec
 
 from teamchat.actions import stream_admin, stream_reads
-from teamchat.http.params import Params, as_bool, as_json_str, one_of
+from teamchat.http.params import Params, as_bool, as_int, as_json_str, one_of
 from teamchat.http.routing import delete, get, patch
 from teamchat.http.subscriptions import as_group_setting_change, as_retention_days
 from teamchat.lib.api_types import JsonDict
 from teamchat.lib.channels import CHANNEL_GROUP_SETTING_DEFAULTS, TOPICS_POLICIES
 from teamchat.records import UserRow
 from teamchat.runtime import Runtime
+
+
+def as_optional_int(name: str, raw: str) -> int | None:
+    """An integer or JSON null."""
+    return None if raw.strip() == "null" else as_int(name, raw)
 
 
 @get("/streams")
@@ -61,6 +66,7 @@ async def update_stream(stream_id: int, params: Params, user: UserRow, rt: Runti
         ),
         topics_policy=params.optional("topics_policy", one_of(*TOPICS_POLICIES), None),
         is_archived=params.optional("is_archived", as_bool, None),
+        folder_id=params.optional("folder_id", as_optional_int, stream_admin.UNCHANGED),
         group_settings={
             name: value
             for name in CHANNEL_GROUP_SETTING_DEFAULTS

@@ -10,6 +10,7 @@ from teamchat.errors import ZulipError
 from teamchat.http.params import (
     Params,
     as_bool,
+    as_int,
     as_json,
     as_json_list,
     as_str,
@@ -105,6 +106,7 @@ def parse_create_options(params: Params) -> streams.CreateOptions:
         ),
         message_retention_days=params.optional("message_retention_days", as_retention_days, None),
         topics_policy=params.optional("topics_policy", one_of(*TOPICS_POLICIES), "inherit"),
+        folder_id=params.optional("folder_id", as_int, None),
         group_settings=group_settings,
     )
 

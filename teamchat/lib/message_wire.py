@@ -119,6 +119,8 @@ class ClientView(msgspec.Struct, kw_only=True, frozen=True):
     client_gravatar: bool = False
     allow_empty_topic_name: bool = False
     allow_edit_history: bool = True
+    # The organization shows only moves (not content edits) in edit history.
+    history_moves_only: bool = False
 
 
 def finalize(
@@ -140,6 +142,18 @@ def finalize(
         out["subject"] = display_topic(str(out["subject"]), view.allow_empty_topic_name)
     if not view.allow_edit_history:
         out.pop("edit_history", None)
+    elif view.history_moves_only and "edit_history" in out:
+        entries = out["edit_history"]
+        assert isinstance(entries, list)
+        moves = [
+            {k: v for k, v in e.items() if k not in ("prev_content", "prev_rendered_content")}
+            for e in entries
+            if "prev_topic" in e or "prev_stream" in e
+        ]
+        if moves:
+            out["edit_history"] = moves
+        else:
+            out.pop("edit_history")
     return out
 
 

@@ -238,7 +238,14 @@ LANGUAGES: Mapping[str, str] = {
 }
 
 
-def setting_problem(name: str, value: SettingValue) -> str | None:
+# SPEC (Update realm-level defaults): "notification_sound: sound name, free string" and the
+# batching period is "any integer", so the defaults take any value of these two.
+FREE_IN_REALM_DEFAULTS = frozenset(
+    {"notification_sound", "email_notifications_batching_period_seconds"}
+)
+
+
+def setting_problem(name: str, value: SettingValue, *, realm_default: bool = False) -> str | None:
     """Zulip's message for an unacceptable value of setting `name`, or None if it is fine."""
     expected = SETTING_TYPES[name]
     if type(value) is not expected:
@@ -249,6 +256,8 @@ def setting_problem(name: str, value: SettingValue) -> str | None:
         return f"Invalid {name}"
     if name == "default_language" and value not in LANGUAGES:
         return "Invalid default_language"
+    if realm_default and name in FREE_IN_REALM_DEFAULTS:
+        return None
     if name == "notification_sound" and value not in AVAILABLE_NOTIFICATION_SOUNDS:
         return f"Invalid notification sound '{value}'"
     if name == "email_notifications_batching_period_seconds" and not (

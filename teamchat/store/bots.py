@@ -11,6 +11,7 @@ _COLUMNS = "id, bot_id, name, base_url, interface, token"
 async def insert_service(
     tx: Tx, *, bot_id: int, name: str, base_url: str, interface: int, token: str
 ) -> int:
+    """Add a bot's outgoing webhook or embedded service; return its id."""
     return await tx.execute(
         "INSERT INTO bot_service (bot_id, name, base_url, interface, token) VALUES (?, ?, ?, ?, ?)",
         (bot_id, name, base_url, interface, token),
@@ -29,6 +30,7 @@ async def list_services(conn: Conn, bot_id: int | None = None) -> list[BotServic
 
 
 async def update_service(tx: Tx, service_id: int, *, base_url: str, interface: int) -> None:
+    """Point a service at a new URL and interface."""
     await tx.execute(
         "UPDATE bot_service SET base_url = ?, interface = ? WHERE id = ?",
         (base_url, interface, service_id),

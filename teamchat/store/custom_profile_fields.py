@@ -31,6 +31,7 @@ async def list_fields(conn: Conn) -> list[CustomProfileFieldRow]:
 
 
 async def get_field(conn: Conn, field_id: int) -> CustomProfileFieldRow | None:
+    """One field, or None."""
     row = await conn.fetchone(
         f"SELECT {_COLUMNS} FROM custom_profile_field WHERE id = ?", (field_id,)
     )
@@ -38,6 +39,7 @@ async def get_field(conn: Conn, field_id: int) -> CustomProfileFieldRow | None:
 
 
 async def count_in_profile_summary(conn: Conn, *, excluding: int | None = None) -> int:
+    """How many fields show in the profile summary (optionally not counting one)."""
     row = await conn.fetchone(
         "SELECT count(*) FROM custom_profile_field WHERE display_in_profile_summary = 1"
         " AND id IS NOT ?",
@@ -100,6 +102,7 @@ async def update_field(tx: Tx, field: CustomProfileFieldRow) -> None:
 
 
 async def set_order(tx: Tx, field_ids: list[int]) -> None:
+    """Give the fields the order of `field_ids`."""
     await tx.executemany(
         "UPDATE custom_profile_field SET sort_order = ? WHERE id = ?",
         [(index, field_id) for index, field_id in enumerate(field_ids)],
@@ -127,6 +130,7 @@ async def list_values(conn: Conn, *, user_ids: list[int] | None = None) -> list[
 
 
 async def list_values_of_field(conn: Conn, field_id: int) -> list[ProfileValueRow]:
+    """Every user's value of one field."""
     rows = await conn.fetchall(
         "SELECT user_id, field_id, value, rendered_value FROM custom_profile_field_value"
         " WHERE field_id = ? ORDER BY user_id",
@@ -138,6 +142,7 @@ async def list_values_of_field(conn: Conn, field_id: int) -> list[ProfileValueRo
 async def set_value(
     tx: Tx, user_id: int, field_id: int, value: str, rendered_value: str | None
 ) -> None:
+    """Create or replace a user's value of a field."""
     await tx.execute(
         "INSERT INTO custom_profile_field_value (user_id, field_id, value, rendered_value)"
         " VALUES (?, ?, ?, ?) ON CONFLICT (user_id, field_id) DO UPDATE SET"

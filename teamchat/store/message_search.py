@@ -8,8 +8,6 @@ flags joined when they have them. A `search` term drives the query from the FTS5
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-
 import msgspec
 
 from teamchat.lib import flags as fl
@@ -37,15 +35,18 @@ def _ids(values: object) -> str:
     return ",".join(str(int(v)) for v in values) or "NULL"
 
 
-def _term_sql(term: Term, user_id: int) -> tuple[str, list[object]]:
+def _flags(history: bool) -> str:
+    # Channel history rows without a user_message row read as read + historical.
+    return f"coalesce(um.flags, {fl.HISTORICAL_FLAGS})" if history else "um.flags"
+
+
+def _term_sql(term: Term, user_id: int, history: bool) -> tuple[str, list[object]]:
     kind, value = term.kind, term.value
     simple: dict[str, tuple[str, list[object]]] = {
         "recipient": ("m.recipient_id = ?", [value]),
         "topic": ("m.topic = ?", [value]),
         "sender": ("m.sender_id = ?", [value]),
         "id": ("m.id = ?", [value]),
-        "flag_set": ("(coalesce(um.flags, ?) & ?) != 0", [fl.HISTORICAL_FLAGS, value]),
-        "flag_unset": ("(coalesce(um.flags, ?) & ?) = 0", [fl.HISTORICAL_FLAGS, value]),
         "has_link": ("m.has_link = 1", []),
         "has_image": ("m.has_image = 1", []),
         "has_attachment": ("m.has_attachment = 1", []),
@@ -55,6 +56,10 @@ def _term_sql(term: Term, user_id: int) -> tuple[str, list[object]]:
     }
     if kind in simple:
         sql, params = simple[kind]
+    elif kind in ("flag_set", "flag_unset"):
+        # Literal bits (not parameters), so SQLite can use the partial flag indexes.
+        test = "!=" if kind == "flag_set" else "="
+        sql, params = f"({_flags(history)} & {int(str(value))}) {test} 0", []
     elif kind == "recipients":
         sql, params = f"m.recipient_id IN ({_ids(value)})", []
     elif kind == "dm_including":
@@ -79,25 +84,40 @@ def _term_sql(term: Term, user_id: int) -> tuple[str, list[object]]:
     return sql, params
 
 
-def _base(query: Query) -> tuple[str, list[object], list[object]]:
-    """FROM clause, its parameters, and the WHERE clauses' parameters (built from terms)."""
+def _driving_search(query: Query) -> Term | None:
+    """The first positive search term: the query is then driven by the FTS index."""
+    return next((t for t in query.terms if t.kind == "search" and not t.negated), None)
+
+
+def _base(query: Query) -> tuple[str, list[object], str]:
+    """FROM ... WHERE (without the anchor bound), its parameters, and the id column."""
+    driver = _driving_search(query)
     clauses, params = [], []
     for term in query.terms:
-        sql, term_params = _term_sql(term, query.user_id)
+        if term is driver:
+            continue
+        sql, term_params = _term_sql(term, query.user_id, query.include_history)
         clauses.append(sql)
         params += term_params
     where = " AND ".join(clauses) or "1"
+    um_join = (
+        "LEFT JOIN user_message um ON um.message_id = m.id AND um.user_id = ?"
+        if query.include_history
+        else "JOIN user_message um ON um.message_id = m.id AND um.user_id = ?"
+    )
+    if driver is not None:
+        from_sql = (
+            f"FROM message_fts f JOIN message m ON m.id = f.rowid {um_join}"
+            f" WHERE message_fts MATCH ? AND {where}"
+        )
+        return from_sql, [query.user_id, driver.value, *params], "f.rowid"
     if query.include_history:
-        from_sql = (
-            "FROM message m LEFT JOIN user_message um ON um.message_id = m.id AND um.user_id = ?"
-            f" WHERE {where}"
-        )
-    else:
-        from_sql = (
-            "FROM user_message um JOIN message m ON m.id = um.message_id"
-            f" WHERE um.user_id = ? AND {where}"
-        )
-    return from_sql, [query.user_id], params
+        return f"FROM message m {um_join} WHERE {where}", [query.user_id, *params], "m.id"
+    from_sql = (
+        "FROM user_message um JOIN message m ON m.id = um.message_id"
+        f" WHERE um.user_id = ? AND {where}"
+    )
+    return from_sql, [query.user_id, *params], "um.message_id"
 
 
 async def fetch_window(
@@ -106,21 +126,14 @@ async def fetch_window(
     """(message id, flags or None) for up to `limit` matches from `start` (inclusive) on."""
     if limit <= 0:
         return []
-    from_sql, from_params, params = _base(query)
+    from_sql, params, id_column = _base(query)
     op, order = ("<=", "DESC") if descending else (">=", "ASC")
-    sql = f"SELECT m.id, um.flags {from_sql} AND m.id {op} ? ORDER BY m.id {order} LIMIT ?"
-    rows = await conn.fetchall(sql, (*from_params, *params, start, limit))
-    return [(int(r[0]), None if r[1] is None else int(r[1])) for r in rows]
-
-
-async def fetch_ids(conn: Conn, query: Query, message_ids: Sequence[int]) -> dict[int, int | None]:
-    """Which of `message_ids` match, with the user's flags."""
-    from_sql, from_params, params = _base(query)
-    rows = await conn.fetchall(
-        f"SELECT m.id, um.flags {from_sql} AND m.id IN ({_ids(message_ids)})",
-        (*from_params, *params),
+    sql = (
+        f"SELECT m.id, um.flags {from_sql} AND {id_column} {op} ?"
+        f" ORDER BY {id_column} {order} LIMIT ?"
     )
-    return {int(r[0]): None if r[1] is None else int(r[1]) for r in rows}
+    rows = await conn.fetchall(sql, (*params, start, limit))
+    return [(int(r[0]), None if r[1] is None else int(r[1])) for r in rows]
 
 
 async def first_unread(conn: Conn, query: Query) -> int | None:
@@ -134,9 +147,13 @@ async def first_unread(conn: Conn, query: Query) -> int | None:
     return rows[0][0] if rows else None
 
 
-async def count_matches(conn: Conn, query: Query, *, upper: int) -> int:
-    from_sql, from_params, params = _base(query)
-    row = await conn.fetchone(
-        f"SELECT count(*) FROM (SELECT 1 {from_sql} LIMIT ?)", (*from_params, *params, upper)
+async def fetch_ids(
+    conn: Conn, query: Query, message_ids: list[int]
+) -> list[tuple[int, int | None]]:
+    """(id, flags or None) of the given messages that match the query, by id."""
+    from_sql, params, _ = _base(query)
+    rows = await conn.fetchall(
+        f"SELECT m.id, um.flags {from_sql} AND m.id IN ({_ids(message_ids)}) ORDER BY m.id",
+        tuple(params),
     )
-    return int(row[0]) if row else 0
+    return [(int(r[0]), None if r[1] is None else int(r[1])) for r in rows]

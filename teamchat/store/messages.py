@@ -17,6 +17,7 @@ _BOOLS = ("has_link", "has_image", "has_attachment", "is_me_message")
 
 
 def row_to_message(row: sqlite3.Row) -> MessageRow:
+    """A MessageRow from a row selected with COLUMNS."""
     data = dict(row)
     for name in _BOOLS:
         data[name] = bool(data[name])
@@ -24,6 +25,7 @@ def row_to_message(row: sqlite3.Row) -> MessageRow:
 
 
 def ids_sql(values: Iterable[int]) -> str:
+    """Integer ids as a SQL list (NULL when empty, so IN () stays valid)."""
     return ",".join(str(int(v)) for v in values) or "NULL"
 
 
@@ -33,6 +35,7 @@ def dm_key(user_ids: Iterable[int]) -> str:
 
 
 async def get_dm_recipient_id(conn: Conn, user_ids: Iterable[int]) -> int | None:
+    """The recipient id of the conversation among these users, or None."""
     row = await conn.fetchone("SELECT id FROM recipient WHERE user_ids = ?", (dm_key(user_ids),))
     return int(row[0]) if row else None
 
@@ -76,6 +79,7 @@ async def insert_message(
     has_attachment: bool,
     is_me_message: bool,
 ) -> int:
+    """Insert one message; return its id."""
     return await tx.execute(
         "INSERT INTO message (sender_id, recipient_id, stream_id, topic, content,"
         " rendered_content, client, date_sent, has_link, has_image, has_attachment,"
@@ -106,6 +110,7 @@ async def insert_user_messages(tx: Tx, message_id: int, flags: dict[int, int]) -
 
 
 async def get_message(conn: Conn, message_id: int) -> MessageRow | None:
+    """The message with this id, or None."""
     row = await conn.fetchone(f"SELECT {COLUMNS} FROM message WHERE id = ?", (message_id,))
     return row_to_message(row) if row else None
 
@@ -116,36 +121,6 @@ async def list_messages(conn: Conn, message_ids: Sequence[int]) -> list[MessageR
         f"SELECT {COLUMNS} FROM message WHERE id IN ({ids_sql(message_ids)}) ORDER BY id"
     )
     return [row_to_message(row) for row in rows]
-
-
-async def user_flags(conn: Conn, user_id: int, message_ids: Iterable[int]) -> dict[int, int]:
-    """message id -> the user's flags, for the messages the user has a row for."""
-    rows = await conn.fetchall(
-        "SELECT message_id, flags FROM user_message WHERE user_id = ?"
-        f" AND message_id IN ({ids_sql(message_ids)})",
-        (user_id,),
-    )
-    return {int(r[0]): int(r[1]) for r in rows}
-
-
-async def message_user_ids(conn: Conn, message_id: int) -> list[int]:
-    """Every user with a user_message row for the message."""
-    rows = await conn.fetchall(
-        "SELECT user_id FROM user_message WHERE message_id = ? ORDER BY user_id", (message_id,)
-    )
-    return [int(r[0]) for r in rows]
-
-
-async def message_user_flags(conn: Conn, message_ids: Iterable[int]) -> dict[int, dict[int, int]]:
-    """user id -> {message id -> flags}, for every row of the given messages."""
-    rows = await conn.fetchall(
-        "SELECT user_id, message_id, flags FROM user_message"
-        f" WHERE message_id IN ({ids_sql(message_ids)})"
-    )
-    result: dict[int, dict[int, int]] = {}
-    for user_id, message_id, bits in rows:
-        result.setdefault(int(user_id), {})[int(message_id)] = int(bits)
-    return result
 
 
 async def topic_participants(conn: Conn, recipient_id: int, topic: str) -> set[int]:
@@ -178,6 +153,7 @@ async def topic_has_messages(
 
 
 async def max_user_message_id(conn: Conn, user_id: int) -> int:
+    """The newest message the user received (-1 if none)."""
     row = await conn.fetchone(
         "SELECT max(message_id) FROM user_message WHERE user_id = ?", (user_id,)
     )
@@ -196,6 +172,7 @@ async def update_content(
     is_me_message: bool,
     last_edit_time: int,
 ) -> None:
+    """Replace a message's content and what rendering found in it."""
     await tx.execute(
         "UPDATE message SET content = ?, rendered_content = ?, has_link = ?, has_image = ?,"
         " has_attachment = ?, is_me_message = ?, last_edit_time = ? WHERE id = ?",
@@ -266,117 +243,15 @@ async def topic_message_ids(
     return [int(r[0]) for r in rows]
 
 
-async def set_user_flags(tx: Tx, message_id: int, flags: dict[int, int]) -> None:
-    """Replace the flags of some users' rows for one message."""
-    await tx.executemany(
-        "UPDATE user_message SET flags = ? WHERE user_id = ? AND message_id = ?",
-        [(bits, user_id, message_id) for user_id, bits in flags.items()],
-    )
-
-
-async def add_user_messages(
-    tx: Tx, user_ids: Iterable[int], message_ids: Sequence[int], flags: int
-) -> None:
-    """Rows for users who gain access to moved messages (existing rows are kept)."""
-    await tx.executemany(
-        "INSERT OR IGNORE INTO user_message (user_id, message_id, flags) VALUES (?, ?, ?)",
-        [(user_id, message_id, flags) for user_id in user_ids for message_id in message_ids],
-    )
-
-
-async def delete_user_messages(tx: Tx, user_ids: Iterable[int], message_ids: Sequence[int]) -> None:
-    await tx.execute(
-        f"DELETE FROM user_message WHERE user_id IN ({ids_sql(user_ids)})"
-        f" AND message_id IN ({ids_sql(message_ids)})"
-    )
-
-
 async def delete_messages(tx: Tx, message_ids: Sequence[int]) -> None:
     """Delete messages; their user_message rows and reactions go with them."""
     await tx.execute(f"DELETE FROM message WHERE id IN ({ids_sql(message_ids)})")
 
 
 async def first_message_id(conn: Conn, recipient_id: int) -> int | None:
+    """The oldest message of a recipient (channel or conversation), or None."""
     row = await conn.fetchone("SELECT min(id) FROM message WHERE recipient_id = ?", (recipient_id,))
     return int(row[0]) if row and row[0] is not None else None
-
-
-async def unread_rows(conn: Conn, user_id: int, limit: int) -> list[sqlite3.Row]:
-    """The user's unread messages (newest first, up to `limit`) outside channels they left."""
-    return await conn.fetchall(
-        "SELECT um.message_id, um.flags, m.sender_id, m.recipient_id, m.stream_id, m.topic"
-        " FROM user_message um JOIN message m ON m.id = um.message_id"
-        " WHERE um.user_id = ? AND (um.flags & 1) = 0 AND (m.stream_id IS NULL OR m.stream_id"
-        " NOT IN (SELECT stream_id FROM subscription WHERE user_id = ? AND active = 0))"
-        " ORDER BY um.message_id DESC LIMIT ?",
-        (user_id, user_id, limit),
-    )
-
-
-async def flagged_ids(conn: Conn, user_id: int, bit: int, limit: int) -> list[int]:
-    """Ids of the user's messages with `bit` set (oldest first, up to `limit`)."""
-    rows = await conn.fetchall(
-        "SELECT message_id FROM user_message WHERE user_id = ? AND (flags & ?) != 0"
-        " ORDER BY message_id LIMIT ?",
-        (user_id, bit, limit),
-    )
-    return [int(r[0]) for r in rows]
-
-
-async def recent_dm_conversations(conn: Conn, user_id: int, limit: int) -> list[tuple[int, int]]:
-    """(recipient id, newest message id) of the user's recent direct-message conversations."""
-    rows = await conn.fetchall(
-        "SELECT m.recipient_id, max(m.id) FROM (SELECT message_id FROM user_message"
-        " WHERE user_id = ? AND (flags & 256) != 0 ORDER BY message_id DESC LIMIT ?) recent"
-        " JOIN message m ON m.id = recent.message_id GROUP BY m.recipient_id",
-        (user_id, limit),
-    )
-    return [(int(r[0]), int(r[1])) for r in rows]
-
-
-async def update_user_flag(
-    tx: Tx, user_id: int, message_ids: Sequence[int], bit: int, *, add: bool
-) -> list[int]:
-    """Set or clear `bit` on the user's rows; return the ids that changed."""
-    wanted = "= 0" if add else "!= 0"
-    rows = await tx.fetchall(
-        f"SELECT message_id FROM user_message WHERE user_id = ? AND (flags & ?) {wanted}"
-        f" AND message_id IN ({ids_sql(message_ids)}) ORDER BY message_id",
-        (user_id, bit),
-    )
-    changed = [int(r[0]) for r in rows]
-    if changed:
-        expression = "flags | ?" if add else "flags & ~?"
-        await tx.execute(
-            f"UPDATE user_message SET flags = {expression} WHERE user_id = ?"
-            f" AND message_id IN ({ids_sql(changed)})",
-            (bit, user_id),
-        )
-    return changed
-
-
-async def unread_ids_in(
-    conn: Conn, user_id: int, recipient_id: int, topic: str | None, limit: int
-) -> list[int]:
-    """The user's unread message ids in a channel (or one of its topics)."""
-    where = " AND m.topic = ?" if topic is not None else ""
-    params: tuple[object, ...] = (user_id, recipient_id) + ((topic,) if topic is not None else ())
-    rows = await conn.fetchall(
-        "SELECT um.message_id FROM user_message um JOIN message m ON m.id = um.message_id"
-        f" WHERE um.user_id = ? AND (um.flags & 1) = 0 AND m.recipient_id = ?{where}"
-        f" ORDER BY um.message_id LIMIT {int(limit)}",
-        params,
-    )
-    return [int(r[0]) for r in rows]
-
-
-async def all_unread_ids(conn: Conn, user_id: int, limit: int) -> list[int]:
-    rows = await conn.fetchall(
-        "SELECT message_id FROM user_message WHERE user_id = ? AND (flags & 1) = 0"
-        " ORDER BY message_id LIMIT ?",
-        (user_id, limit),
-    )
-    return [int(r[0]) for r in rows]
 
 
 async def topic_history(
@@ -396,3 +271,16 @@ async def topic_history(
             (visible_to, recipient_id),
         )
     return sorted(((str(r[0]), int(r[1])) for r in rows), key=lambda r: -r[1])
+
+
+async def bulk_insert_messages(tx: Tx, rows: Sequence[tuple[object, ...]]) -> None:
+    """Insert many messages with explicit ids (imports and benchmarks).
+
+    Each row: (id, sender_id, recipient_id, stream_id, topic, content, rendered_content,
+    client, date_sent).
+    """
+    await tx.executemany(
+        "INSERT INTO message (id, sender_id, recipient_id, stream_id, topic, content,"
+        " rendered_content, client, date_sent) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        list(rows),
+    )

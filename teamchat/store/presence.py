@@ -9,6 +9,7 @@ _COLUMNS = "p.user_id, p.last_active_time, p.last_connected_time, p.last_update_
 
 
 async def get_presence(conn: Conn, user_id: int) -> PresenceRow | None:
+    """A user's presence row, or None if they never reported any."""
     row = await conn.fetchone(
         f"SELECT {_COLUMNS} FROM user_presence p WHERE user_id = ?", (user_id,)
     )
@@ -33,6 +34,7 @@ async def upsert(
     last_connected_time: int | None,
     last_update_id: int,
 ) -> None:
+    """Create or replace a user's presence row."""
     await tx.execute(
         "INSERT INTO user_presence (user_id, last_active_time, last_connected_time,"
         " last_update_id) VALUES (?, ?, ?, ?) ON CONFLICT (user_id) DO UPDATE SET"

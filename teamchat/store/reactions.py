@@ -31,20 +31,11 @@ async def list_reactions(conn: Conn, message_ids: Iterable[int]) -> dict[int, li
 async def find_reaction(
     conn: Conn, message_id: int, user_id: int, reaction_type: str, emoji_code: str
 ) -> ReactionRow | None:
+    """The user's reaction with this emoji code on the message, or None."""
     row = await conn.fetchone(
         f"SELECT {_COLUMNS} FROM reaction WHERE message_id = ? AND user_id = ?"
         " AND reaction_type = ? AND emoji_code = ?",
         (message_id, user_id, reaction_type, emoji_code),
-    )
-    return _row(row) if row else None
-
-
-async def find_reaction_by_name(
-    conn: Conn, message_id: int, user_id: int, emoji_name: str
-) -> ReactionRow | None:
-    row = await conn.fetchone(
-        f"SELECT {_COLUMNS} FROM reaction WHERE message_id = ? AND user_id = ? AND emoji_name = ?",
-        (message_id, user_id, emoji_name),
     )
     return _row(row) if row else None
 
@@ -62,6 +53,7 @@ async def find_any_reaction(
 
 
 async def insert(tx: Tx, reaction: ReactionRow) -> None:
+    """Insert a reaction (the UNIQUE constraints refuse duplicates)."""
     await tx.execute(
         f"INSERT INTO reaction ({_COLUMNS}) VALUES (?, ?, ?, ?, ?)",
         (
@@ -75,6 +67,7 @@ async def insert(tx: Tx, reaction: ReactionRow) -> None:
 
 
 async def delete(tx: Tx, reaction: ReactionRow) -> None:
+    """Delete a reaction."""
     await tx.execute(
         "DELETE FROM reaction WHERE message_id = ? AND user_id = ? AND reaction_type = ?"
         " AND emoji_code = ?",

@@ -46,6 +46,7 @@ def _ids(values: Iterable[int]) -> str:
 
 
 async def get_stream_by_id(conn: Conn, stream_id: int) -> StreamRow | None:
+    """The channel with this id, or None."""
     row = await conn.fetchone(f"SELECT {_COLUMNS} FROM stream WHERE id = ?", (stream_id,))
     return _row(row) if row else None
 
@@ -135,6 +136,7 @@ async def daily_traffic(
 
 
 async def add_traffic(tx: Tx, stream_id: int, day: int, messages: int = 1) -> None:
+    """Count `messages` more messages for the channel on UTC day `day`."""
     await tx.execute(
         "INSERT INTO stream_traffic (stream_id, day, messages) VALUES (?, ?, ?)"
         " ON CONFLICT (stream_id, day) DO UPDATE SET messages = messages + excluded.messages",
@@ -143,6 +145,7 @@ async def add_traffic(tx: Tx, stream_id: int, day: int, messages: int = 1) -> No
 
 
 async def last_traffic_day(conn: Conn, stream_id: int) -> int | None:
+    """The last UTC day the channel got a message, or None."""
     row = await conn.fetchone(
         "SELECT max(day) FROM stream_traffic WHERE stream_id = ?", (stream_id,)
     )
@@ -174,5 +177,6 @@ async def system_group_names(conn: Conn) -> dict[int, str]:
 
 
 async def user_group_exists(conn: Conn, group_id: int) -> bool:
+    """Whether a user group with this id exists."""
     row = await conn.fetchone("SELECT 1 FROM user_group WHERE id = ?", (group_id,))
     return row is not None

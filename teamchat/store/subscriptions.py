@@ -54,6 +54,7 @@ async def list_user_subscriptions(conn: Conn, user_id: int) -> list[Subscription
 
 
 async def active_stream_ids(conn: Conn, user_id: int) -> set[int]:
+    """Ids of the channels the user is subscribed to."""
     rows = await conn.fetchall(
         "SELECT stream_id FROM subscription WHERE user_id = ? AND active = 1", (user_id,)
     )
@@ -74,6 +75,7 @@ async def subscriber_ids(conn: Conn, stream_ids: Iterable[int]) -> dict[int, lis
 
 
 async def subscriber_counts(conn: Conn, stream_ids: Iterable[int]) -> dict[int, int]:
+    """stream id -> number of active subscribers who are active users."""
     rows = await conn.fetchall(
         "SELECT s.stream_id, count(*) FROM subscription s JOIN users u ON u.id = s.user_id"
         f" WHERE s.stream_id IN ({_ids(stream_ids)}) AND s.active = 1 AND u.is_active = 1"
@@ -83,6 +85,7 @@ async def subscriber_counts(conn: Conn, stream_ids: Iterable[int]) -> dict[int, 
 
 
 async def used_colors(conn: Conn, user_id: int) -> set[str]:
+    """Colors of all the user's subscription rows (to pick new ones)."""
     rows = await conn.fetchall("SELECT color FROM subscription WHERE user_id = ?", (user_id,))
     return {str(row[0]) for row in rows}
 
@@ -97,6 +100,7 @@ async def upsert_active(tx: Tx, stream_id: int, user_id: int, color: str) -> Non
 
 
 async def deactivate(tx: Tx, stream_id: int, user_id: int) -> None:
+    """Unsubscribe (keep the row and its settings for a later resubscription)."""
     await tx.execute(
         "UPDATE subscription SET active = 0 WHERE stream_id = ? AND user_id = ?",
         (stream_id, user_id),
@@ -104,6 +108,7 @@ async def deactivate(tx: Tx, stream_id: int, user_id: int) -> None:
 
 
 async def update_property(tx: Tx, stream_id: int, user_id: int, name: str, value: object) -> None:
+    """Set one of the user's settings for the channel."""
     assert name in PROPERTIES, name
     stored = int(value) if isinstance(value, bool) else value
     await tx.execute(
@@ -119,3 +124,9 @@ async def delete_inactive(tx: Tx, stream_id: int, user_ids: Iterable[int]) -> No
         f" AND user_id IN ({_ids(user_ids)})",
         (stream_id,),
     )
+
+
+async def all_subscriber_ids(conn: Conn, stream_id: int) -> set[int]:
+    """Everyone with a subscription row, active or former."""
+    rows = await conn.fetchall("SELECT user_id FROM subscription WHERE stream_id = ?", (stream_id,))
+    return {int(r[0]) for r in rows}

@@ -14,6 +14,7 @@ async def get_realm_defaults_json(conn: Conn, realm_id: int) -> str:
 
 
 async def set_realm_defaults_json(tx: Tx, realm_id: int, settings_json: str) -> None:
+    """Store the realm's defaults JSON (creating the row the first time)."""
     await tx.execute(
         "INSERT INTO realm_user_default (realm_id, settings_json) VALUES (?, ?)"
         " ON CONFLICT (realm_id) DO UPDATE SET settings_json = excluded.settings_json",

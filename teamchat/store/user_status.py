@@ -9,6 +9,7 @@ _COLUMNS = "s.user_id, s.timestamp, s.status_text, s.emoji_name, s.emoji_code, s
 
 
 async def get_status(conn: Conn, user_id: int) -> UserStatusRow | None:
+    """A user's status row, or None if they never set one."""
     row = await conn.fetchone(f"SELECT {_COLUMNS} FROM user_status s WHERE user_id = ?", (user_id,))
     return UserStatusRow(**dict(row)) if row else None
 

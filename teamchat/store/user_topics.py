@@ -27,6 +27,7 @@ async def get_user_topic(
 
 
 async def list_user_topics(conn: Conn, user_id: int) -> list[UserTopicRow]:
+    """Every topic policy the user set, by channel and topic."""
     rows = await conn.fetchall(
         f"SELECT {_COLUMNS} FROM user_topic WHERE user_id = ? ORDER BY stream_id, topic_name",
         (user_id,),

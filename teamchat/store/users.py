@@ -110,14 +110,17 @@ async def update_api_key(tx: Tx, user_id: int, api_key: str) -> None:
 
 
 async def update_full_name(tx: Tx, user_id: int, full_name: str) -> None:
+    """Rename a user."""
     await tx.execute("UPDATE users SET full_name = ? WHERE id = ?", (full_name, user_id))
 
 
 async def update_role(tx: Tx, user_id: int, role: Role) -> None:
+    """Change a user's role."""
     await tx.execute("UPDATE users SET role = ? WHERE id = ?", (int(role), user_id))
 
 
 async def update_is_active(tx: Tx, user_ids: list[int], is_active: bool) -> None:
+    """Deactivate or reactivate users."""
     await tx.executemany(
         "UPDATE users SET is_active = ? WHERE id = ?",
         [(int(is_active), user_id) for user_id in user_ids],
@@ -130,6 +133,7 @@ async def update_delivery_email(tx: Tx, user_id: int, email: str) -> None:
 
 
 async def update_timezone(tx: Tx, user_id: int, timezone: str) -> None:
+    """Set a user's IANA time zone (empty for none)."""
     await tx.execute("UPDATE users SET timezone = ? WHERE id = ?", (timezone, user_id))
 
 
@@ -144,6 +148,7 @@ async def update_settings(
 
 
 async def update_bot_owner(tx: Tx, bot_id: int, owner_id: int) -> None:
+    """Give a bot a new owner."""
     await tx.execute("UPDATE users SET bot_owner_id = ? WHERE id = ?", (owner_id, bot_id))
 
 
@@ -160,6 +165,7 @@ async def list_bots(conn: Conn, *, owner_id: int | None = None) -> list[UserRow]
 
 
 async def count_active_users(conn: Conn) -> int:
+    """How many users (people and bots) are active."""
     row = await conn.fetchone("SELECT count(*) FROM users WHERE is_active = 1")
     return int(row[0]) if row else 0
 

@@ -246,3 +246,20 @@ def test_the_only_user_cannot_deactivate_themselves(start_server) -> None:  # ty
 
 def test_delete_user_needs_a_numeric_id(admin: Api, member: Api) -> None:
     assert_error(admin.delete(f"/users/{member.email}"), None, status=404)
+
+
+def test_register_summarizes_ones_permissions(owner: Api, make_user) -> None:  # type: ignore[no-untyped-def]
+    member = make_user(full_name="Permission Member")
+    guest = make_role_user(owner, make_user, 600, "Permission Guest")
+    keys = (
+        "can_create_private_streams",
+        "can_create_public_streams",
+        "can_create_web_public_streams",
+        "can_create_streams",
+        "can_subscribe_other_users",
+        "can_invite_others_to_realm",
+    )
+    mine = member.ok("POST", "/register", fetch_event_types=["realm_user"])
+    assert [mine[k] for k in keys] == [True, True, False, True, True, True]
+    theirs = guest.ok("POST", "/register", fetch_event_types=["realm_user"])
+    assert [theirs[k] for k in keys] == [False] * 6

@@ -1,0 +1,109 @@
+"""`teamchat admin` people commands: deactivate, reactivate, set-role, defaults set/show.
+
+They run the same actions as the API (without an acting user: the server's administrator
+may do anything, except leave the organization without an owner).
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from typing import Annotated
+
+import typer
+from rich.table import Table
+
+from teamchat.actions import deactivation, user_admin
+from teamchat.actions import user_settings as settings_actions
+from teamchat.cli.admin import ROLE_HELP, _user_by_email, admin, parse_role
+from teamchat.cli.common import console, fail, run_action
+from teamchat.errors import ZulipError
+from teamchat.lib.user_settings import REALM_DEFAULT_SETTINGS, SETTING_TYPES, SettingValue
+from teamchat.records import Role
+from teamchat.runtime import Runtime
+
+defaults = typer.Typer(
+    help="Show or change the settings new users start with.", no_args_is_help=True
+)
+admin.add_typer(defaults, name="defaults")
+
+
+@admin.command("deactivate-user")
+def deactivate_user(email: str) -> None:
+    """Deactivate a user (and the bots they own); their API key stops working at once."""
+
+    async def action(rt: Runtime) -> None:
+        user = await _user_by_email(rt, email)
+        if not user.is_active:
+            raise ZulipError("User is deactivated")
+        await deactivation.do_deactivate_user(rt, user)
+
+    run_action(action)
+    console.print(f"[green]Deactivated[/] {email}")
+
+
+@admin.command("reactivate-user")
+def reactivate_user(email: str) -> None:
+    """Reactivate a deactivated user or bot."""
+
+    async def action(rt: Runtime) -> None:
+        user = await _user_by_email(rt, email)
+        if user.is_active:
+            raise ZulipError("User is already active.")
+        await deactivation.do_reactivate_user(rt, user)
+
+    run_action(action)
+    console.print(f"[green]Reactivated[/] {email}")
+
+
+@admin.command("set-role")
+def set_role(email: str, role: Annotated[str, typer.Argument(help=ROLE_HELP)]) -> None:
+    """Change a user's role."""
+    new_role = parse_role(role)
+
+    async def action(rt: Runtime) -> None:
+        await user_admin.do_change_user_role(rt, await _user_by_email(rt, email), new_role)
+
+    run_action(action)
+    console.print(f"[green]Role set[/] {email}: {Role(new_role).name.lower()}")
+
+
+def parse_setting(name: str, raw: str) -> SettingValue:
+    """A command-line value for setting `name`, as the API would parse it."""
+    if name not in REALM_DEFAULT_SETTINGS:
+        raise fail(f"unknown setting '{name}'")
+    kind = SETTING_TYPES[name]
+    if kind is bool:
+        if raw.lower() not in ("true", "false"):
+            raise fail(f"{name} is not a boolean (use true or false)")
+        return raw.lower() == "true"
+    if kind is int:
+        try:
+            return int(raw)
+        except ValueError:
+            raise fail(f"{name} is not an integer") from None
+    return raw
+
+
+@defaults.command("set")
+def set_default(name: str, value: str) -> None:
+    """Set one default (validated like PATCH /realm/user_settings_defaults)."""
+    parsed = parse_setting(name, value)
+    run_action(lambda rt: settings_actions.check_and_update_realm_defaults(rt, {name: parsed}))
+    console.print(f"[green]Default set[/] {name} = {json.dumps(parsed)}")
+
+
+@defaults.command("show")
+def show_defaults(
+    as_json: Annotated[bool, typer.Option("--json", help="Print JSON")] = False,
+) -> None:
+    """Show the settings new users start with."""
+    values = run_action(settings_actions.get_realm_defaults)
+    shown = {name: values[name] for name in REALM_DEFAULT_SETTINGS}
+    if as_json:
+        sys.stdout.write(json.dumps(shown, indent=2) + "\n")
+        return
+    table = Table("setting", "value")
+    for name, value in shown.items():
+        table.add_row(name, json.dumps(value))
+    console.print(table)
