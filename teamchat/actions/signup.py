@@ -18,7 +18,7 @@ from teamchat.actions import invites
 from teamchat.actions.subscriptions import subscribe_users
 from teamchat.actions.user_group_edit import publish_to_active
 from teamchat.actions.users import publish_user_added
-from teamchat.actions.welcome import send_welcome_messages
+from teamchat.actions.welcome import notify_referrer, send_welcome_messages
 from teamchat.events.types_org import UserGroupAddMembersEvent
 from teamchat.lib.passwords import hash_password, password_problem, random_api_key
 from teamchat.lib.validation import full_name_problem, is_valid_email
@@ -105,6 +105,11 @@ async def accept_invitation(
     if result.user is not None:
         text = link.invitation.welcome_message_custom_text
         await send_welcome_messages(rt, result.user, text, realm_url=realm_url)
+        if link.invitation.notify_referrer_on_join:
+            async with rt.db.read() as conn:
+                referrer = await store.users.get_user_by_id(conn, link.invitation.referred_by)
+            if referrer is not None:
+                await notify_referrer(rt, referrer, result.user, realm_url=realm_url)
     return result
 
 
