@@ -4,8 +4,6 @@ from __future__ import annotations
 
 import sqlite3
 
-import msgspec
-
 from teamchat.actions.state import StateContext, state_fetcher
 from teamchat.actions.user_access import access_user_by_id
 from teamchat.errors import ZulipError
@@ -41,12 +39,18 @@ async def check_mute_user(rt: Runtime, user: UserRow, muted_user_id: int) -> Non
 
 
 async def do_mute_user(rt: Runtime, user: UserRow, muted_user_id: int) -> None:
-    """Mute `muted_user_id` for `user`, marking their unread messages read (Zulip's
-    do_mark_muted_user_messages_as_read); send update_message_flags, then muted_users."""
+    """Mute `muted_user_id` for `user` and mark their messages read (update_message_flags);
+    send muted_users (the whole list) to `user`."""
     try:
         async with rt.db.write() as tx:
             await muted_store.insert(tx, user.id, muted_user_id, rt.now())
-            await _mark_read_from(rt, tx, user, muted_user_id)
+            unread = await muted_store.unread_ids_from(tx, user.id, muted_user_id)
+            read = await flag_store.update_user_flag(tx, user.id, unread, fl.READ, add=True)
+            if read:
+                flags = UpdateMessageFlagsAddEvent(flag="read", messages=read, all=False)
+                # zulip-compat: `operation` is the deprecated name of `op`.
+                flags.operation = "add"
+                tx.after_commit(lambda: rt.broker.publish(flags, [user.id]))
             await _publish(rt, tx, user)
     except sqlite3.IntegrityError:
         raise ZulipError("User already muted") from None
@@ -67,18 +71,6 @@ async def do_unmute_user(rt: Runtime, user: UserRow, muted_user_id: int) -> None
         if not await muted_store.delete(tx, user.id, muted_user_id):
             raise ZulipError("User is not muted")
         await _publish(rt, tx, user)
-
-
-async def _mark_read_from(rt: Runtime, tx: Tx, user: UserRow, sender_id: int) -> None:
-    unread = await flag_store.unread_ids_from_sender(tx, user.id, sender_id)
-    changed = await flag_store.update_user_flag(tx, user.id, unread, fl.READ, add=True)
-    if changed:
-        event = msgspec.to_builtins(
-            UpdateMessageFlagsAddEvent(flag="read", messages=changed, all=False)
-        )
-        # zulip-compat: `operation` is the deprecated name of `op`, still read by old clients.
-        event["operation"] = "add"
-        tx.after_commit(lambda: rt.broker.publish(event, [user.id]))
 
 
 async def _publish(rt: Runtime, tx: Tx, user: UserRow) -> None:

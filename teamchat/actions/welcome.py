@@ -1,5 +1,6 @@
 """The welcome a new member gets: a direct message from the realm's Welcome Bot, then the
-custom welcome text (the invitation's, else the organization's) when there is one.
+custom welcome text (the invitation's, else the organization's) when there is one; and the
+Notification Bot's note to a referrer who asked to hear when the invitation was accepted.
 """
 
 from __future__ import annotations
@@ -11,15 +12,18 @@ from teamchat.records import BotType, Role, UserRow
 from teamchat.runtime import Runtime
 from teamchat.store import realm as realm_store
 
-WELCOME_BOT_NAME = "Welcome Bot"
+WELCOME_BOT = ("welcome-bot", "Welcome Bot")
+NOTIFICATION_BOT = ("notification-bot", "Notification Bot")
 WELCOME_CLIENT = "Internal"
 
 
 def welcome_bot_email(realm_host: str) -> str:
-    return f"welcome-bot@{realm_host}"
+    """The Welcome Bot's address in this realm."""
+    return f"{WELCOME_BOT[0]}@{realm_host}"
 
 
 def welcome_text(realm_name: str) -> str:
+    """The Welcome Bot's first message."""
     return (
         f"Hello, and welcome to **{realm_name}**! :wave:\n\n"
         "Messages are organized into channels and topics; direct messages like this one "
@@ -27,22 +31,47 @@ def welcome_text(realm_name: str) -> str:
     )
 
 
-async def ensure_welcome_bot(rt: Runtime) -> UserRow:
-    """The realm's Welcome Bot, created (as a generic bot) the first time it is needed."""
+async def ensure_bot(rt: Runtime, bot: tuple[str, str] = WELCOME_BOT) -> UserRow:
+    """The realm's Welcome (or Notification) Bot, created as a generic bot on first use."""
+    local_part, full_name = bot
     async with rt.db.read() as conn:
         realm = await realm_store.get_realm(conn)
         assert realm is not None
-        bot = await find_user_by_email(conn, welcome_bot_email(realm.host))
-    if bot is not None:
-        return bot
+        found = await find_user_by_email(conn, f"{local_part}@{realm.host}")
+    if found is not None:
+        return found
     return await do_create_user(
         rt,
-        email=welcome_bot_email(realm.host),
-        full_name=WELCOME_BOT_NAME,
+        email=f"{local_part}@{realm.host}",
+        full_name=full_name,
         password_hash=None,
         role=Role.MEMBER,
         bot_type=BotType.GENERIC,
     )
+
+
+async def _send_dm(rt: Runtime, bot: UserRow, to: UserRow, content: str, realm_url: str) -> None:
+    if not bot.is_active or not to.is_active:
+        return
+    request = SendRequest(
+        recipient_type="private",
+        to=[to.id],
+        topic=None,
+        content=content,
+        client=WELCOME_CLIENT,
+        realm_url=realm_url,
+        read_by_sender=True,
+    )
+    await check_send_message(rt, bot, request)
+
+
+async def notify_referrer(rt: Runtime, referrer: UserRow, user: UserRow, *, realm_url: str) -> None:
+    """Zulip's "accepted your invitation" note, from the Notification Bot."""
+    bot = await ensure_bot(rt, NOTIFICATION_BOT)
+    content = (
+        f"@_**{user.full_name}|{user.id}** accepted your invitation to join this organization!"
+    )
+    await _send_dm(rt, bot, referrer, content, realm_url)
 
 
 async def send_welcome_messages(
@@ -53,20 +82,9 @@ async def send_welcome_messages(
     async with rt.db.read() as conn:
         realm = await realm_store.get_realm(conn)
     assert realm is not None
-    bot = await ensure_welcome_bot(rt)
-    if not bot.is_active:
-        return
+    bot = await ensure_bot(rt, WELCOME_BOT)
     if custom_text is None:
         custom_text = realm_settings.load(realm.settings_json).welcome_message_custom_text
     for content in (welcome_text(realm.name), custom_text):
         if content.strip():
-            request = SendRequest(
-                recipient_type="private",
-                to=[user.id],
-                topic=None,
-                content=content,
-                client=WELCOME_CLIENT,
-                realm_url=realm_url,
-                read_by_sender=True,
-            )
-            await check_send_message(rt, bot, request)
+            await _send_dm(rt, bot, user, content, realm_url)

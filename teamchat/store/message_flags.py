@@ -149,14 +149,3 @@ async def bulk_insert_user_messages(tx: Tx, rows: Sequence[tuple[int, int, int]]
     await tx.executemany(
         "INSERT INTO user_message (user_id, message_id, flags) VALUES (?, ?, ?)", list(rows)
     )
-
-
-async def unread_ids_from_sender(conn: Conn, user_id: int, sender_id: int) -> list[int]:
-    """The user's unread message ids sent by `sender_id` (muting marks them read)."""
-    rows = await conn.fetchall(
-        "SELECT um.message_id FROM user_message um JOIN message m ON m.id = um.message_id"
-        " WHERE um.user_id = ? AND (um.flags & 1) = 0 AND m.sender_id = ?"
-        " ORDER BY um.message_id",
-        (user_id, sender_id),
-    )
-    return [int(r[0]) for r in rows]
