@@ -65,20 +65,21 @@ def test_login_server_settings_and_api_key(server: ServerProcess, mobile_world: 
     wrong.close()
 
 
-def test_initial_snapshot_decodes_with_real_data(
-    server: ServerProcess, mobile_world: World
-) -> None:
-    w = mobile_world
+def _register(w: World) -> tuple[dict[str, Any], fl.InitialSnapshot]:
     response = w.alice.request("POST", "/register", **REGISTER)
     raw = assert_success(response, "POST", "/register")
-    snapshot = fl.decode(response.content, fl.InitialSnapshot)
+    return raw, fl.decode(response.content, fl.InitialSnapshot)
+
+
+def test_initial_snapshot_decodes(server: ServerProcess, mobile_world: World) -> None:
+    w = mobile_world
+    raw, snapshot = _register(w)
     assert snapshot.zulip_feature_level >= fl.MIN_ALLOWED_FEATURE_LEVEL
     assert [key for key in PRACTICAL_KEYS if key not in raw] == []
     assert raw["realm_url"] == raw["realm_uri"] == server.url
     assert snapshot.queue_id and events(w.alice, snapshot.queue_id) == []
-    me, bob, carol = w.alice.user_id, w.bob.user_id, w.carol.user_id  # type: ignore[attr-defined]
     users = {user.user_id: user for user in snapshot.realm_users}
-    assert me in users and users[bob].full_name == "Mobile Bob"
+    assert w.alice.user_id in users and users[w.bob.user_id].full_name == "Mobile Bob"  # type: ignore[attr-defined]
     # client_gravatar=false: every user gets an avatar URL; the app resolves it against the
     # realm URL (uploaded avatars are served by us, relative like Zulip's local uploads).
     for user in users.values():
@@ -88,6 +89,17 @@ def test_initial_snapshot_decodes_with_real_data(
             assert httpx.get(url, auth=(w.alice.email or "", w.alice.api_key or "")).is_success
         else:
             assert url.startswith("https://secure.gravatar.com/avatar/"), url
+    assert snapshot.realm_name and snapshot.realm_icon_url.startswith("http")
+    # The emoji data is fetched without credentials from an absolute URL.
+    assert snapshot.server_emoji_data_url.startswith(server.url)
+    emoji = fl.decode(httpx.get(snapshot.server_emoji_data_url).content, routes.ServerEmojiData)
+    assert "smile" in emoji.code_to_names["1f642"]
+
+
+def test_initial_snapshot_carries_real_data(mobile_world: World) -> None:
+    w = mobile_world
+    _, snapshot = _register(w)
+    me, bob, carol = w.alice.user_id, w.bob.user_id, w.carol.user_id  # type: ignore[attr-defined]
     subscription = next(s for s in snapshot.subscriptions if s.stream_id == w.channel_id)
     assert subscription.name == w.channel
     # notification_settings_null: unset notification settings are null, not false.
@@ -116,76 +128,46 @@ def test_initial_snapshot_decodes_with_real_data(
     assert snapshot.custom_profile_fields and snapshot.realm_emoji and snapshot.channel_folders
     groups = {g.name: g for g in snapshot.realm_user_groups}
     assert groups["role:members"].is_system_group and me in groups["role:members"].members
-    assert snapshot.realm_name and snapshot.realm_icon_url.startswith("http")
-    # The emoji data is fetched without credentials from an absolute URL.
-    assert snapshot.server_emoji_data_url.startswith(server.url)
-    emoji = fl.decode(httpx.get(snapshot.server_emoji_data_url).content, routes.ServerEmojiData)
-    assert "smile" in emoji.code_to_names["1f642"]
 
 
-def test_message_fetches_the_app_makes(mobile_world: World) -> None:
-    w = mobile_world
-    me, bob = w.alice.user_id, w.bob.user_id  # type: ignore[attr-defined]
-    topic_narrow = [
-        {"operator": "channel", "operand": w.channel_id},
-        {"operator": "topic", "operand": "lunch"},
-    ]
-    narrows: list[list[dict[str, Any]]] = [
+def _app_narrows(w: World) -> list[list[dict[str, Any]]]:
+    """Narrows the app sends (resolveApiNarrowForServer at our feature level)."""
+    channel = {"operator": "channel", "operand": w.channel_id}
+    not_dm = {"operator": "is", "operand": "dm", "negated": True}
+    return [
         [],
-        topic_narrow,
+        [channel, {"operator": "topic", "operand": "lunch"}],
         [{"operator": "channel", "operand": w.channel_id}],
-        [{"operator": "dm", "operand": [bob]}],
+        [{"operator": "dm", "operand": [w.bob.user_id]}],  # type: ignore[attr-defined]
         [{"operator": "is", "operand": "dm"}],
         [{"operator": "is", "operand": "mentioned"}],
         [{"operator": "is", "operand": "starred"}],
         [{"operator": "search", "operand": "hi"}],
         [{"operator": "with", "operand": w.topic_message}],
         [{"operator": "id", "operand": str(w.dm_message)}],
-        [
-            {"operator": "is", "operand": "unread"},
-            {"operator": "is", "operand": "dm", "negated": True},
-        ],
-    ]
+        [{"operator": "is", "operand": "unread"}, not_dm],
+    ]  # fmt: skip
+
+
+def _fetch(api: Api, narrow: Any, anchor: str, before: int, after: int, **extra: Any) -> Any:
+    return call(
+        api, "GET", "/messages", routes.GetMessagesResult, narrow=narrow, anchor=anchor,
+        num_before=before, num_after=after, allow_empty_topic_name=True, **extra,
+    )  # fmt: skip
+
+
+def test_message_fetches_the_app_makes(mobile_world: World) -> None:
+    w = mobile_world
+    me, bob = w.alice.user_id, w.bob.user_id  # type: ignore[attr-defined]
     windows = [("newest", 100, 0), ("oldest", 0, 100), ("first_unread", 100, 100)]
-    for narrow in narrows:
+    for narrow in _app_narrows(w):
         for anchor, before, after in windows:
-            result = call(
-                w.alice,
-                "GET",
-                "/messages",
-                routes.GetMessagesResult,
-                narrow=narrow,
-                anchor=anchor,
-                num_before=before,
-                num_after=after,
-                allow_empty_topic_name=True,
-            )
+            result = _fetch(w.alice, narrow, anchor, before, after)
             assert result.found_newest or anchor == "oldest", (narrow, anchor)
-    page = call(
-        w.alice,
-        "GET",
-        "/messages",
-        routes.GetMessagesResult,
-        narrow=topic_narrow,
-        anchor=str(w.topic_message),
-        include_anchor=False,
-        num_before=100,
-        num_after=0,
-        allow_empty_topic_name=True,
-    )
+    topic_narrow = _app_narrows(w)[1]
+    page = _fetch(w.alice, topic_narrow, str(w.topic_message), 100, 0, include_anchor=False)
     assert page.messages == [] and page.found_oldest
-    everything = call(
-        w.alice,
-        "GET",
-        "/messages",
-        routes.GetMessagesResult,
-        narrow=[],
-        anchor="newest",
-        num_before=100,
-        num_after=0,
-        allow_empty_topic_name=True,
-    )
-    by_id = {m.id: m for m in everything.messages}
+    by_id = {m.id: m for m in _fetch(w.alice, [], "newest", 100, 0).messages}
     stream = by_id[w.topic_message]
     assert isinstance(stream, fl.StreamMessage) and stream.display_recipient == w.channel
     assert {(r.reaction_type, r.emoji_name) for r in stream.reactions} == {
