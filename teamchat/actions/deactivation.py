@@ -9,6 +9,7 @@ with `is_active`; a bot's owner and the administrators also get realm_bot/update
 from __future__ import annotations
 
 from teamchat import store
+from teamchat.actions.subscriber_events import publish_peer_changes
 from teamchat.actions.system_group_events import publish_system_group_joins
 from teamchat.actions.user_access import access_bot_by_id, access_user_by_id
 from teamchat.actions.user_admin import can_create_bot, publish_bot_update
@@ -68,6 +69,7 @@ async def do_deactivate_user(rt: Runtime, target: UserRow) -> None:
         ids = [u.id for u in affected]
         await store.users.update_is_active(tx, ids, False)
         await store.users.delete_group_memberships(tx, ids)
+        await publish_peer_changes(rt, tx, affected, added=False)
         for changed in affected:
             await _publish_is_active(rt, tx, changed, False)
 
@@ -109,6 +111,7 @@ async def do_reactivate_user(rt: Runtime, target: UserRow) -> None:
         if user is None or user.is_active:
             return
         await store.users.update_is_active(tx, [user.id], True)
+        await publish_peer_changes(rt, tx, [user], added=True)
         await _publish_is_active(rt, tx, user, True)
         await publish_system_group_joins(rt, tx, user)
 
