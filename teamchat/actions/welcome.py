@@ -5,18 +5,13 @@ custom welcome text (the invitation's, else the organization's) when there is on
 from __future__ import annotations
 
 from teamchat.actions.message_send import SendRequest, check_send_message
-from teamchat.actions.users import do_create_user, find_user_by_email
+from teamchat.actions.system_bots import WELCOME_BOT, ensure_system_bot
 from teamchat.lib import realm_settings
-from teamchat.records import BotType, Role, UserRow
+from teamchat.records import UserRow
 from teamchat.runtime import Runtime
 from teamchat.store import realm as realm_store
 
-WELCOME_BOT_NAME = "Welcome Bot"
 WELCOME_CLIENT = "Internal"
-
-
-def welcome_bot_email(realm_host: str) -> str:
-    return f"welcome-bot@{realm_host}"
 
 
 def welcome_text(realm_name: str) -> str:
@@ -28,21 +23,8 @@ def welcome_text(realm_name: str) -> str:
 
 
 async def ensure_welcome_bot(rt: Runtime) -> UserRow:
-    """The realm's Welcome Bot, created (as a generic bot) the first time it is needed."""
-    async with rt.db.read() as conn:
-        realm = await realm_store.get_realm(conn)
-        assert realm is not None
-        bot = await find_user_by_email(conn, welcome_bot_email(realm.host))
-    if bot is not None:
-        return bot
-    return await do_create_user(
-        rt,
-        email=welcome_bot_email(realm.host),
-        full_name=WELCOME_BOT_NAME,
-        password_hash=None,
-        role=Role.MEMBER,
-        bot_type=BotType.GENERIC,
-    )
+    """The realm's Welcome Bot (a system bot, created the first time it is needed)."""
+    return await ensure_system_bot(rt, WELCOME_BOT)
 
 
 async def send_welcome_messages(
