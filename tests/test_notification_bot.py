@@ -114,3 +114,64 @@ def test_announce_posts_in_the_new_channel_announcements_channel(
         ),
     ]
     owner.ok("PATCH", "/realm", new_stream_announcements_stream_id=-1)
+
+
+def _topic(api: Api, channel: str, topic: str) -> list[tuple[str, str]]:
+    found = api.ok(
+        "GET",
+        "/messages",
+        anchor="newest",
+        num_before=20,
+        num_after=0,
+        narrow=[
+            {"operator": "channel", "operand": channel},
+            {"operator": "topic", "operand": topic},
+        ],
+        apply_markdown=False,
+    )["messages"]
+    return [(m["sender_full_name"], m["content"]) for m in found]
+
+
+def test_moves_leave_breadcrumbs_and_resolving_posts_a_notice(make_user: MakeUser) -> None:
+    alice = make_user("Alice Mover")
+    channel = unique_name("Moves")
+    subscribe(alice, channel)
+    sid = stream_id(alice, channel)
+    ids = [
+        alice.ok("POST", "/messages", type="stream", to=channel, topic="t1", content=f"m{i}")["id"]
+        for i in range(3)
+    ]
+    me = f"@_**Alice Mover|{alice.user_id}**"  # type: ignore[attr-defined]
+    bot = "Notification Bot"
+    alice.ok("PATCH", f"/messages/{ids[0]}", topic="t2", send_notification_to_old_thread=True)
+    realm_url = alice.ok("GET", "/server_settings")["realm_url"]
+    link = f"{realm_url}/#narrow/channel/{sid}-{channel}/topic/t2/near/{ids[0]}"
+    assert _topic(alice, channel, "t2")[-1] == (
+        bot,
+        f"[A message]({link}) was moved here from #**{channel}>t1** by {me}.",
+    )
+    assert _topic(alice, channel, "t1")[-1] == (
+        bot,
+        f"A message was moved from this topic to #**{channel}>t2** by {me}.",
+    )
+    # Moving the rest (the breadcrumb included) with change_all: the whole topic moved.
+    alice.ok("PATCH", f"/messages/{ids[1]}", topic="t3", propagate_mode="change_all")
+    t3 = _topic(alice, channel, "t3")
+    assert t3[-1] == (bot, f"This topic was moved here from #**{channel}>t1** by {me}.")
+    assert len(t3) == 4
+    assert _topic(alice, channel, "t1") == []
+    alice.ok(
+        "PATCH",
+        f"/messages/{ids[1]}",
+        topic="t4",
+        propagate_mode="change_all",
+        send_notification_to_new_thread=False,
+    )
+    assert _topic(alice, channel, "t4") == t3  # no new breadcrumb
+
+    alice.ok("PATCH", f"/messages/{ids[1]}", topic="✔ t4", propagate_mode="change_all")
+    assert _topic(alice, channel, "✔ t4")[-1] == (bot, f"{me} has marked this topic as resolved.")
+    alice.ok("PATCH", f"/messages/{ids[1]}", topic="t4", propagate_mode="change_all")
+    resolved = _topic(alice, channel, "t4")
+    assert resolved[-1] == (bot, f"{me} has marked this topic as unresolved.")
+    assert not [c for _, c in resolved if "moved" in c and "t3" in c and "t4" in c]

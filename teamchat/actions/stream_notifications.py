@@ -91,4 +91,5 @@ def _request(
         client=NOTIFICATION_CLIENT,
         realm_url=realm_url,
         read_by_sender=True,
+        internal=True,
     )
