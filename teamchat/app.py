@@ -44,6 +44,9 @@ def error_response(request: Request[Any, Any, Any], exc: Exception) -> Response[
 
 
 def _as_zulip_error(exc: Exception) -> ZulipError:
+    if isinstance(exc, OverflowError):
+        # An integer beyond SQLite's 64 bits (e.g. in a path or a JSON value) names nothing.
+        return ZulipError("Integer out of range")
     if isinstance(exc, HTTPException):
         status = exc.status_code
         if status == 404:

@@ -324,3 +324,11 @@ class UserTopicRow(msgspec.Struct, frozen=True, kw_only=True):
     topic_name: str
     visibility_policy: int
     last_updated: int
+
+
+class SavedSnippetRow(msgspec.Struct, frozen=True, kw_only=True):
+    id: int
+    user_id: int
+    title: str
+    content: str
+    date_created: int

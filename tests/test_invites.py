@@ -342,6 +342,13 @@ def test_email_invitation_sends_mail_and_joins_once(
             used = httpx.get(link.group(1), timeout=30)
             assert used.status_code == 404 and "already been used" in used.text
             assert owner.ok("GET", "/invites")["invites"] == []
+            # notify_referrer_on_join (default true): the Notification Bot tells the owner.
+            notes = owner.ok(
+                "GET", "/messages", anchor="newest", num_before=5, num_after=0,
+                narrow=[["is", "dm"]],
+            )["messages"]  # fmt: skip
+            assert [m["sender_full_name"] for m in notes] == ["Notification Bot"]
+            assert "accepted your invitation" in notes[0]["content"]
     assert_success(httpx.get(f"{server.url}/api/v1/server_settings"))
 
 

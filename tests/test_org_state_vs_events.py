@@ -5,7 +5,7 @@ from __future__ import annotations
 import itertools
 from collections.abc import Callable
 
-from tests.support.api import Api
+from tests.support.api import Api, assert_error
 from tests.support.state import verify_action
 
 _numbers = itertools.count(1)
@@ -122,3 +122,13 @@ def test_channel_folders_linkifiers_playgrounds(owner: Api) -> None:
             url_template="https://c/{code}",
         ),
     )
+
+
+def test_absurd_ids_are_bad_requests_not_server_errors(owner: Api) -> None:
+    huge = 2**70
+    assert_error(owner.patch(f"/user_groups/{huge}", name="x"), "Integer out of range")
+    assert_error(owner.post("/invites/multiuse", group_ids=[huge]), "group_ids[0] is too large")
+    assert_error(
+        owner.patch("/realm", can_mention_many_users_group={"new": huge}), "Integer out of range"
+    )
+    assert_error(owner.post("/default_streams", stream_id=huge), "stream_id is too large")

@@ -102,7 +102,7 @@ def test_reaction_errors(alice: Api, message_id: int) -> None:
         ({"emoji_name": "not_an_emoji"}, "Emoji 'not_an_emoji' does not exist"),
         (
             {"emoji_name": "smile", "emoji_code": "zzzz", "reaction_type": "unicode_emoji"},
-            "Invalid emoji code",
+            "Invalid emoji code.",
         ),
         (
             {"emoji_name": "smile", "emoji_code": "1f44d", "reaction_type": "unicode_emoji"},
@@ -127,7 +127,7 @@ def test_reaction_errors(alice: Api, message_id: int) -> None:
         alice.delete(url, emoji_name="smile"), "Reaction doesn't exist.", "REACTION_DOES_NOT_EXIST"
     )
     assert_error(
-        alice.delete(url, emoji_code="nope", reaction_type="unicode_emoji"), "Invalid emoji code"
+        alice.delete(url, emoji_code="nope", reaction_type="unicode_emoji"), "Invalid emoji code."
     )
     assert_error(
         alice.delete(url),

@@ -54,7 +54,12 @@ def test_register_has_every_realm_setting_and_server_key(owner: Api) -> None:
     assert state["realm_create_public_stream_policy"] == 1
     assert state["realm_authentication_methods"]["Email"]["enabled"] is True
     assert state["realm_default_external_accounts"]["github"]["name"] == "GitHub"
-    assert state["realm_domains"] == [] if "realm_domains" in state else True
+    domains = owner.ok("POST", "/register", fetch_event_types=["realm_domains"])
+    assert domains["realm_domains"] == []
+    supported_stream = state["server_supported_permission_settings"]["stream"]
+    assert supported_stream["can_administer_channel_group"]["default_group_name"] == (
+        "channel_creator"
+    )
     assert state["server_typing_started_expiry_period_milliseconds"] == 15000
     supported = state["server_supported_permission_settings"]
     assert supported["realm"]["can_access_all_users_group"]["require_system_group"] is True

@@ -35,6 +35,7 @@ from teamchat.store.db import Conn
 
 
 def folder_object(folder: ChannelFolderRow) -> ChannelFolderObject:
+    """The channel folder object of the API and of channel_folder events."""
     return ChannelFolderObject(**msgspec.structs.asdict(folder))
 
 

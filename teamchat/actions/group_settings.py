@@ -67,6 +67,7 @@ def canonical(value: GroupSettingValue, nobody_id: int) -> GroupSettingValue:
 
 
 def same_value(first: GroupSettingValue, second: GroupSettingValue) -> bool:
+    """Whether two group-setting values name the same users and groups."""
     if isinstance(first, int) or isinstance(second, int):
         return first == second
     return set(first["direct_members"]) == set(second["direct_members"]) and set(

@@ -51,10 +51,12 @@ def new_key() -> str:
 
 
 def invite_link(realm_url: str, key: str) -> str:
+    """The sign-up link of an invitation key."""
     return f"{realm_url}/join/{key}/"
 
 
 def is_expired(invitation: InvitationRow, now: int) -> bool:
+    """Whether the invitation's expiry time has passed (null never expires)."""
     return invitation.expiry_date is not None and invitation.expiry_date <= now
 
 

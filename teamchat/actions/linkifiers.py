@@ -64,6 +64,7 @@ def _check_linkifier(pattern: str, url_template: str) -> None:
 
 
 async def linkifier_objects(conn: Conn) -> list[LinkifierObject]:
+    """The realm's linkifiers in order, as the API shows them."""
     return [
         LinkifierObject(id=row.id, pattern=row.pattern, url_template=row.url_template)
         for row in await linkifier_store.list_linkifiers(conn)
@@ -151,6 +152,7 @@ async def check_reorder_linkifiers(rt: Runtime, user: UserRow, ordered_ids: list
 
 
 async def playground_objects(conn: Conn) -> list[PlaygroundObject]:
+    """The realm's code playgrounds, as the API shows them."""
     return [
         PlaygroundObject(**msgspec.structs.asdict(row))
         for row in await linkifier_store.list_playgrounds(conn)

@@ -7,9 +7,12 @@ import sqlite3
 from teamchat.actions.state import StateContext, state_fetcher
 from teamchat.actions.user_access import access_user_by_id
 from teamchat.errors import ZulipError
+from teamchat.events.types_messages import UpdateMessageFlagsAddEvent
 from teamchat.events.types_people import MutedUserObject, MutedUsersEvent
+from teamchat.lib import flags as fl
 from teamchat.records import UserRow
 from teamchat.runtime import Runtime
+from teamchat.store import message_flags as flag_store
 from teamchat.store import muted_users as muted_store
 from teamchat.store.db import Conn, Tx
 
@@ -36,10 +39,18 @@ async def check_mute_user(rt: Runtime, user: UserRow, muted_user_id: int) -> Non
 
 
 async def do_mute_user(rt: Runtime, user: UserRow, muted_user_id: int) -> None:
-    """Mute `muted_user_id` for `user`; send muted_users (the whole list) to `user`."""
+    """Mute `muted_user_id` for `user` and mark their messages read (update_message_flags);
+    send muted_users (the whole list) to `user`."""
     try:
         async with rt.db.write() as tx:
             await muted_store.insert(tx, user.id, muted_user_id, rt.now())
+            unread = await muted_store.unread_ids_from(tx, user.id, muted_user_id)
+            read = await flag_store.update_user_flag(tx, user.id, unread, fl.READ, add=True)
+            if read:
+                flags = UpdateMessageFlagsAddEvent(flag="read", messages=read, all=False)
+                # zulip-compat: `operation` is the deprecated name of `op`.
+                flags.operation = "add"
+                tx.after_commit(lambda: rt.broker.publish(flags, [user.id]))
             await _publish(rt, tx, user)
     except sqlite3.IntegrityError:
         raise ZulipError("User already muted") from None

@@ -21,6 +21,7 @@ MAX_TOKEN_CHARS = 4096
 
 
 def require_push_service(rt: Runtime) -> None:
+    """PUSH_SERVICE_NOT_CONFIGURED unless a push service is configured."""
     if rt.settings.push_service_url is None:
         raise PushServiceNotConfiguredError()
 

@@ -12,7 +12,12 @@ import sqlite3
 
 import msgspec
 
-from teamchat.actions import realm_emoji
+from teamchat.actions.emoji_checks import (
+    UNICODE,
+    check_emoji,
+    emoji_for_name,
+    normalize_reaction_type,
+)
 from teamchat.actions.message_common import access_message
 from teamchat.errors import ReactionDoesNotExistError, ZulipError
 from teamchat.events import rules_messages  # noqa: F401 (registers message event rules)
@@ -28,65 +33,12 @@ from teamchat.store import streams as stream_store
 from teamchat.store import subscriptions as sub_store
 from teamchat.store.db import Conn, Tx
 
-UNICODE, REALM, EXTRA = "unicode_emoji", "realm_emoji", "zulip_extra_emoji"
-# zulip-compat: SPEC calls it service_extra_emoji; every client decodes zulip_extra_emoji.
-REACTION_TYPE_ALIASES = {"service_extra_emoji": EXTRA}
-REACTION_TYPES = (UNICODE, REALM, EXTRA)
-
 
 class ReactionAlreadyExistsError(ZulipError):
     code = "REACTION_ALREADY_EXISTS"
 
     def __init__(self) -> None:
         super().__init__("Reaction already exists.")
-
-
-def normalize_reaction_type(reaction_type: str | None) -> str | None:
-    """The stored reaction type (the SPEC alias mapped), or Zulip's "Invalid emoji type."."""
-    if reaction_type is None:
-        return None
-    reaction_type = REACTION_TYPE_ALIASES.get(reaction_type, reaction_type)
-    if reaction_type not in REACTION_TYPES:
-        raise ZulipError("Invalid emoji type.")
-    return reaction_type
-
-
-async def emoji_for_name(conn: Conn, name: str) -> tuple[str, str]:
-    """(emoji_code, reaction_type) for a name: custom emoji first (Zulip's get_emoji_data)."""
-    custom = await realm_emoji.get_active_realm_emoji_by_name(conn, name)
-    if custom is not None:
-        return str(custom.id), REALM
-    if name in emoji.ZULIP_EXTRA_EMOJI:
-        return emoji.ZULIP_EXTRA_EMOJI[name], EXTRA
-    code = emoji.name_to_codepoint(name)
-    if code is None:
-        raise ZulipError(f"Emoji '{name}' does not exist")
-    return code, UNICODE
-
-
-async def check_emoji(conn: Conn, name: str, code: str, reaction_type: str) -> None:
-    """Zulip's check_emoji_request: the code exists in its namespace and matches the name."""
-    if reaction_type == REALM:
-        custom = (
-            await realm_emoji.get_realm_emoji_by_id(conn, int(code)) if code.isdigit() else None
-        )
-        if custom is None:
-            raise ZulipError("Invalid custom emoji.")
-        if custom.name != name:
-            raise ZulipError("Invalid custom emoji name.")
-        if custom.deactivated:
-            raise ZulipError("This custom emoji has been deactivated.")
-        return
-    if reaction_type == EXTRA:
-        if code not in emoji.ZULIP_EXTRA_EMOJI.values():
-            raise ZulipError("Invalid emoji code")
-        if emoji.ZULIP_EXTRA_EMOJI.get(name) != code:
-            raise ZulipError("Invalid emoji name.")
-        return
-    if not emoji.is_valid_codepoint(code):
-        raise ZulipError("Invalid emoji code")
-    if emoji.name_to_codepoint(name) != code:
-        raise ZulipError("Invalid emoji name.")
 
 
 async def audience(conn: Conn, message: MessageRow) -> list[int]:
@@ -166,7 +118,7 @@ async def check_remove_reaction(
             reaction_type = reaction_type or looked_up_type
         reaction_type = reaction_type or UNICODE
         if reaction_type == UNICODE and not emoji.is_valid_codepoint(code):
-            raise ZulipError("Invalid emoji code")
+            raise ZulipError("Invalid emoji code.")
         reaction = await reaction_store.find_reaction(
             conn, message.id, user.id, reaction_type, code
         )

@@ -96,6 +96,7 @@ def _check_authentication_methods(value: object) -> None:
 
 
 def current_value(realm: RealmRow, settings: realm_settings.RealmSettings, name: str) -> object:
+    """The value a realm property has now (name and description are columns)."""
     if name in ("name", "description"):
         return getattr(realm, name)
     return getattr(settings, name)

@@ -151,3 +151,9 @@ def _server_state(ctx: StateContext) -> None:
         max_reminder_note_length=MAX_REMINDER_NOTE_LENGTH,
         password_min_guesses=10000,
     )
+
+
+@state_fetcher("realm_domains")
+async def _realm_domains_state(ctx: StateContext) -> None:
+    # No allowed-domain list can be configured (emails_restricted_to_domains has none).
+    ctx.state["realm_domains"] = []

@@ -9,7 +9,6 @@ shows problems instead of raising them, so this module returns them as values.
 from __future__ import annotations
 
 import asyncio
-import sqlite3
 from dataclasses import dataclass
 from enum import Enum
 
@@ -17,10 +16,11 @@ from teamchat import store
 from teamchat.actions import invites
 from teamchat.actions.subscriptions import subscribe_users
 from teamchat.actions.user_group_edit import publish_to_active
-from teamchat.actions.users import publish_user_added
-from teamchat.actions.welcome import send_welcome_messages
+from teamchat.actions.users import insert_user, publish_user_added
+from teamchat.actions.welcome import notify_referrer, send_welcome_messages
+from teamchat.errors import ZulipError
 from teamchat.events.types_org import UserGroupAddMembersEvent
-from teamchat.lib.passwords import hash_password, password_problem, random_api_key
+from teamchat.lib.passwords import hash_password, password_problem
 from teamchat.lib.validation import full_name_problem, is_valid_email
 from teamchat.records import InvitationRow, RealmRow, Role, UserRow
 from teamchat.runtime import Runtime
@@ -105,6 +105,11 @@ async def accept_invitation(
     if result.user is not None:
         text = link.invitation.welcome_message_custom_text
         await send_welcome_messages(rt, result.user, text, realm_url=realm_url)
+        if link.invitation.notify_referrer_on_join:
+            async with rt.db.read() as conn:
+                referrer = await store.users.get_user_by_id(conn, link.invitation.referred_by)
+            if referrer is not None:
+                await notify_referrer(rt, referrer, result.user, realm_url=realm_url)
     return result
 
 
@@ -120,19 +125,17 @@ async def do_accept_invitation(
         realm = await store.realm.get_realm(tx)
         assert realm is not None
         try:
-            user_id = await store.users.insert(
+            user = await insert_user(
+                rt,
                 tx,
-                delivery_email=email,
+                realm,
+                email=email,
                 full_name=full_name,
-                api_key=random_api_key(),
                 password_hash=password_hash,
                 role=Role(invitation.invited_as),
-                date_joined=rt.now(),
             )
-        except sqlite3.IntegrityError:
-            return SignupResult(problem=f"Email '{email}' already in use")
-        user = await store.users.get_user_by_id(tx, user_id)
-        assert user is not None
+        except ZulipError as exc:
+            return SignupResult(problem=exc.msg)
         await publish_user_added(rt, tx, user, realm.host)
         await _join_groups(rt, tx, user, invitation.group_ids)
         await _join_streams(rt, tx, user, invitation)

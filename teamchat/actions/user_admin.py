@@ -116,7 +116,8 @@ async def check_update_user(
             checked.role = update.role
         name = update.full_name
         if name is not None and name != target.full_name and name.strip():
-            checked.full_name = await check_full_name(conn, realm, name, target.id)
+            name = await check_full_name(conn, realm, name, target.id)
+            checked.full_name = name if name != target.full_name else None
         if update.new_email is not None and update.new_email.strip() != target.delivery_email:
             checked.new_email = await _check_new_email(conn, realm, actor, update.new_email)
         if update.profile_data is not None:

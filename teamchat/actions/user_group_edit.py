@@ -123,6 +123,7 @@ async def _check_new_settings(
 
 
 async def check_subgroups_exist(conn: Conn, subgroup_ids: Sequence[int]) -> list[UserGroupRow]:
+    """The groups of `subgroup_ids`; unknown or deactivated ones are refused."""
     groups = []
     for group_id in dict.fromkeys(subgroup_ids):
         group = await group_store.get_group(conn, group_id)

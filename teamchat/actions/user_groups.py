@@ -38,6 +38,7 @@ class GroupsSnapshot:
     active_user_ids: frozenset[int]
 
     def by_id(self, group_id: int) -> UserGroupRow | None:
+        """The group with `group_id`, if any."""
         return next((g for g in self.groups if g.id == group_id), None)
 
 
@@ -128,6 +129,7 @@ async def get_user_groups(
 
 
 async def access_group_to_read(conn: Conn, group_id: int) -> UserGroupRow:
+    """A group whose membership may be read, or Zulip's error."""
     group = await group_store.get_group(conn, group_id)
     if group is None:
         raise ZulipError("Invalid user group")

@@ -9,13 +9,19 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from teamchat import store
-from teamchat.actions import presence, realm_emoji
+from teamchat.actions import presence
+from teamchat.actions.emoji_checks import (
+    REACTION_TYPE_ALIASES,
+    UNICODE,
+    check_emoji,
+    emoji_for_name,
+)
 from teamchat.actions.setting_events import publish_setting_change, store_settings
 from teamchat.actions.state import StateContext, state_fetcher
 from teamchat.actions.user_access import access_user_by_id, user_ids_who_can_access
 from teamchat.errors import ZulipError
 from teamchat.events.types_people import UserStatusEvent
-from teamchat.lib import emoji, user_settings
+from teamchat.lib import user_settings
 from teamchat.lib.api_types import JsonDict
 from teamchat.records import UserRow, UserStatusRow
 from teamchat.runtime import Runtime
@@ -23,12 +29,6 @@ from teamchat.store import user_status as status_store
 from teamchat.store.db import Conn, Tx
 
 MAX_STATUS_TEXT_CHARS = 60
-UNICODE_EMOJI = "unicode_emoji"
-REALM_EMOJI = "realm_emoji"
-ZULIP_EXTRA_EMOJI = "zulip_extra_emoji"
-# zulip-compat: SPEC calls the built-in special emoji type `service_extra_emoji`; every
-# client reads Zulip's `zulip_extra_emoji`, which is what we store and send.
-REACTION_TYPE_ALIASES = {"service_extra_emoji": ZULIP_EXTRA_EMOJI}
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -107,53 +107,14 @@ async def check_status_values(
     if emoji_name is None:
         return NewStatus(status_text, None)
     if emoji_name == "":
-        return NewStatus(status_text, ("", "", UNICODE_EMOJI))
+        return NewStatus(status_text, ("", "", UNICODE))
     kind = REACTION_TYPE_ALIASES.get(reaction_type or "", reaction_type)
     if emoji_code is None or kind is None:
-        code, found_kind = await _emoji_data(conn, emoji_name)
+        code, found_kind = await emoji_for_name(conn, emoji_name)
         emoji_code = code if emoji_code is None else emoji_code
         kind = found_kind if kind is None else kind
-    await _check_emoji(conn, emoji_name, emoji_code, kind)
+    await check_emoji(conn, emoji_name, emoji_code, kind)
     return NewStatus(status_text, (emoji_name, emoji_code, kind))
-
-
-async def _emoji_data(conn: Conn, name: str) -> tuple[str, str]:
-    """(emoji_code, reaction_type) for a name: custom emoji first, as Zulip's get_emoji_data."""
-    custom = await realm_emoji.get_active_realm_emoji_by_name(conn, name)
-    if custom is not None:
-        return str(custom.id), REALM_EMOJI
-    if name in emoji.ZULIP_EXTRA_EMOJI:
-        return emoji.ZULIP_EXTRA_EMOJI[name], ZULIP_EXTRA_EMOJI
-    code = emoji.name_to_codepoint(name)
-    if code is None:
-        raise ZulipError(f"Emoji '{name}' does not exist")
-    return code, UNICODE_EMOJI
-
-
-async def _check_emoji(conn: Conn, name: str, code: str, kind: str) -> None:
-    """Zulip's check_emoji_request."""
-    if kind == REALM_EMOJI:
-        custom = (
-            await realm_emoji.get_realm_emoji_by_id(conn, int(code)) if code.isdigit() else None
-        )
-        if custom is None:
-            raise ZulipError("Invalid custom emoji.")
-        if custom.name != name:
-            raise ZulipError("Invalid custom emoji name.")
-        if custom.deactivated:
-            raise ZulipError("This custom emoji has been deactivated.")
-    elif kind == ZULIP_EXTRA_EMOJI:
-        if code not in emoji.ZULIP_EXTRA_EMOJI.values():
-            raise ZulipError("Invalid emoji code.")
-        if name != code:
-            raise ZulipError("Invalid emoji name.")
-    elif kind == UNICODE_EMOJI:
-        if not emoji.is_valid_codepoint(code):
-            raise ZulipError("Invalid emoji code.")
-        if emoji.name_to_codepoint(name) != code:
-            raise ZulipError("Invalid emoji name.")
-    else:
-        raise ZulipError("Invalid emoji type.")
 
 
 async def check_update_own_status(

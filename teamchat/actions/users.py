@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import sqlite3
+from collections.abc import Sequence
 
 from teamchat import store
 from teamchat.actions.system_group_events import publish_system_group_joins
@@ -76,7 +77,8 @@ async def do_create_user(
     bot_type: BotType | None = None,
     bot_owner: UserRow | None = None,
 ) -> UserRow:
-    """Insert the account; send realm_user/add to everyone and realm_bot/add for bots."""
+    """Insert the account and subscribe a person to the default channels; send realm_user/add
+    to everyone (and realm_bot/add for bots)."""
     async with rt.db.write() as tx:
         realm = await store.realm.get_realm(tx)
         if realm is None:
@@ -93,7 +95,26 @@ async def do_create_user(
             bot_owner=bot_owner,
         )
         await publish_user_added(rt, tx, user, realm.host)
+        if bot_type is None:
+            await join_default_channels(rt, tx, user, [])
     return user
+
+
+async def join_default_channels(
+    rt: Runtime, tx: Tx, user: UserRow, extra_stream_ids: Sequence[int]
+) -> None:
+    """Subscribe a new account to the realm's default channels (and `extra_stream_ids`),
+    as Zulip's do_create_user does."""
+    # Imported here: the subscription actions look users up through this module.
+    from teamchat.actions.subscriptions import subscribe_users
+    from teamchat.store import default_streams as default_store
+    from teamchat.store import streams as stream_store
+
+    stream_ids = {*await default_store.list_default_stream_ids(tx), *extra_stream_ids}
+    streams = await stream_store.list_streams(tx, stream_ids=sorted(stream_ids))
+    active = [stream for stream in streams if not stream.is_archived]
+    if active:
+        await subscribe_users(rt, tx, active, [user], {})
 
 
 async def insert_user(

@@ -31,7 +31,7 @@ STATE = CliState()
 
 
 def fail(message: str) -> typer.Exit:
-    err_console.print(f"[red]error:[/] {message}")
+    err_console.print(f"[red]error:[/] {message}", soft_wrap=True)
     return typer.Exit(1)
 
 

@@ -103,11 +103,24 @@ def as_json_str(name: str, raw: str) -> str:
     return raw
 
 
+# SQLite integers are signed 64-bit; larger values cannot name anything we store.
+MAX_INT = 2**63 - 1
+
+
+def _in_range(name: str, value: int) -> int:
+    if value > MAX_INT:
+        raise ZulipError(f"{name} is too large")
+    if value < -MAX_INT:
+        raise ZulipError(f"{name} is too small")
+    return value
+
+
 def as_int(name: str, raw: str) -> int:
     try:
-        return int(raw.strip())
+        value = int(raw.strip())
     except ValueError:
         raise ZulipError(f"{name} is not an integer") from None
+    return _in_range(name, value)
 
 
 def as_bool(name: str, raw: str) -> bool:
@@ -146,6 +159,7 @@ def as_int_list(name: str, raw: str) -> list[int]:
     for index, item in enumerate(items):
         if not isinstance(item, int) or isinstance(item, bool):
             raise ZulipError(f"{name}[{index}] is not an integer")
+        _in_range(f"{name}[{index}]", item)
     return items  # type: ignore[return-value]
 
 
@@ -181,3 +195,12 @@ def as_int_in(*choices: int) -> Parser[int]:
         return value
 
     return parse
+
+
+def as_str_dict(name: str, raw: str) -> dict[str, str]:
+    """A JSON object whose values are strings."""
+    value = as_json_dict(name, raw)
+    for key, item in value.items():
+        if not isinstance(item, str):
+            raise ZulipError(f'{name}["{key}"] is not a string')
+    return value  # type: ignore[return-value]

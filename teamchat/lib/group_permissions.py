@@ -1,7 +1,7 @@
 """Which groups each group-valued permission setting may hold (Zulip's GroupPermissionSetting).
 
-Pure data: realm settings and user-group settings, plus the `server_supported_permission_settings`
-shape of POST /register. Other areas add their own kinds (e.g. "stream") to SUPPORTED.
+Pure data: realm, user-group and channel settings, and the `server_supported_permission_settings`
+shape of POST /register.
 """
 
 from __future__ import annotations
@@ -11,6 +11,8 @@ from collections.abc import Mapping
 import msgspec
 
 from teamchat.lib import system_groups as sg
+from teamchat.lib.channels import CHANNEL_GROUP_SETTING_DEFAULTS
+from teamchat.lib.channels import CREATOR as CHANNEL_CREATOR
 from teamchat.lib.realm_settings import GROUP_SETTING_DEFAULTS
 
 # A user group's own default "group_creator": an anonymous group holding just its creator.
@@ -88,10 +90,24 @@ USER_GROUP_PERMISSIONS: Mapping[str, GroupPermission] = {
     ),
 }
 
+# Zulip's Stream.stream_permission_group_settings, for the channel settings we have.
+_STREAM_EVERYONE_NOT_ALLOWED = {
+    "can_add_subscribers_group",
+    "can_administer_channel_group",
+    "can_subscribe_group",
+}
+STREAM_PERMISSIONS: Mapping[str, GroupPermission] = {
+    name: GroupPermission(
+        allow_everyone_group=name not in _STREAM_EVERYONE_NOT_ALLOWED,
+        default_group_name="channel_creator" if default == CHANNEL_CREATOR else default,
+    )
+    for name, default in CHANNEL_GROUP_SETTING_DEFAULTS.items()
+}
+
 # kind ("realm", "group", "stream") -> setting name -> configuration.
 SUPPORTED: dict[str, Mapping[str, GroupPermission]] = {
     "realm": REALM_PERMISSIONS,
-    "stream": {},
+    "stream": STREAM_PERMISSIONS,
     "group": USER_GROUP_PERMISSIONS,
 }
 

@@ -19,6 +19,7 @@ def _row(row: sqlite3.Row) -> ChannelFolderRow:
 
 
 async def get_channel_folder(conn: Conn, folder_id: int) -> ChannelFolderRow | None:
+    """A channel folder by id, or None."""
     row = await conn.fetchone(f"SELECT {_COLUMNS} FROM channel_folder WHERE id = ?", (folder_id,))
     return _row(row) if row else None
 

@@ -16,8 +16,10 @@ async def list_default_stream_ids(conn: Conn, *, include_archived: bool = False)
 
 
 async def add_default_stream(tx: Tx, stream_id: int) -> None:
+    """Make a channel a default channel (already default: no change)."""
     await tx.execute("INSERT OR IGNORE INTO default_stream (stream_id) VALUES (?)", (stream_id,))
 
 
 async def remove_default_stream(tx: Tx, stream_id: int) -> None:
+    """Stop a channel being a default channel."""
     await tx.execute("DELETE FROM default_stream WHERE stream_id = ?", (stream_id,))

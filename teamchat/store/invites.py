@@ -28,6 +28,7 @@ def _row(row: sqlite3.Row) -> InvitationRow:
 
 
 async def get_invitation(conn: Conn, invite_id: int, *, multiuse: bool) -> InvitationRow | None:
+    """An email invitation (or, with `multiuse`, a reusable link) by id."""
     kind = "email IS NULL" if multiuse else "email IS NOT NULL"
     row = await conn.fetchone(
         f"SELECT {_COLUMNS} FROM invitation WHERE id = ? AND {kind}", (invite_id,)
@@ -36,6 +37,7 @@ async def get_invitation(conn: Conn, invite_id: int, *, multiuse: bool) -> Invit
 
 
 async def get_invitation_by_key(conn: Conn, key: str) -> InvitationRow | None:
+    """The invitation a sign-up key belongs to, or None."""
     row = await conn.fetchone(f"SELECT {_COLUMNS} FROM invitation WHERE key = ?", (key,))
     return _row(row) if row else None
 
@@ -70,6 +72,7 @@ async def insert(
     notify_referrer_on_join: bool,
     welcome_message_custom_text: str | None,
 ) -> int:
+    """Record an invitation; return its id."""
     return await tx.execute(
         "INSERT INTO invitation (email, key, referred_by, invited_as, date_created, expiry_date,"
         " stream_ids_json, group_ids_json, include_realm_default_subscriptions,"
@@ -92,10 +95,12 @@ async def insert(
 
 
 async def set_status(tx: Tx, invite_id: int, status: int) -> None:
+    """Mark an invitation active, used or revoked."""
     await tx.execute("UPDATE invitation SET status = ? WHERE id = ?", (status, invite_id))
 
 
 async def delete(tx: Tx, invite_id: int) -> None:
+    """Delete an invitation."""
     await tx.execute("DELETE FROM invitation WHERE id = ?", (invite_id,))
 
 

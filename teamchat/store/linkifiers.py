@@ -15,6 +15,7 @@ async def list_linkifiers(conn: Conn) -> list[LinkifierRow]:
 
 
 async def get_linkifier(conn: Conn, linkifier_id: int) -> LinkifierRow | None:
+    """A linkifier by id, or None."""
     row = await conn.fetchone(
         'SELECT id, pattern, url_template, "order" FROM linkifier WHERE id = ?', (linkifier_id,)
     )
@@ -31,6 +32,7 @@ async def insert_linkifier(tx: Tx, *, pattern: str, url_template: str) -> int:
 
 
 async def update_linkifier(tx: Tx, linkifier_id: int, *, pattern: str, url_template: str) -> None:
+    """Replace a linkifier's pattern and URL template (its position stays)."""
     await tx.execute(
         "UPDATE linkifier SET pattern = ?, url_template = ? WHERE id = ?",
         (pattern, url_template, linkifier_id),
@@ -43,6 +45,7 @@ async def delete_linkifier(tx: Tx, linkifier_id: int) -> int:
 
 
 async def set_linkifier_order(tx: Tx, linkifier_ids: list[int]) -> None:
+    """Number the linkifiers 0, 1, ... in the order of `linkifier_ids`."""
     await tx.executemany(
         'UPDATE linkifier SET "order" = ? WHERE id = ?',
         [(position, linkifier_id) for position, linkifier_id in enumerate(linkifier_ids)],
@@ -50,6 +53,7 @@ async def set_linkifier_order(tx: Tx, linkifier_ids: list[int]) -> None:
 
 
 async def list_playgrounds(conn: Conn) -> list[PlaygroundRow]:
+    """Code playgrounds by id."""
     rows = await conn.fetchall(
         "SELECT id, name, pygments_language, url_template FROM playground ORDER BY id"
     )
@@ -57,6 +61,7 @@ async def list_playgrounds(conn: Conn) -> list[PlaygroundRow]:
 
 
 async def get_playground(conn: Conn, playground_id: int) -> PlaygroundRow | None:
+    """A code playground by id, or None."""
     row = await conn.fetchone(
         "SELECT id, name, pygments_language, url_template FROM playground WHERE id = ?",
         (playground_id,),
@@ -65,6 +70,7 @@ async def get_playground(conn: Conn, playground_id: int) -> PlaygroundRow | None
 
 
 async def insert_playground(tx: Tx, *, name: str, pygments_language: str, url_template: str) -> int:
+    """Add a code playground; a duplicate (language, name) raises IntegrityError."""
     return await tx.execute(
         "INSERT INTO playground (name, pygments_language, url_template) VALUES (?, ?, ?)",
         (name, pygments_language, url_template),
@@ -72,4 +78,5 @@ async def insert_playground(tx: Tx, *, name: str, pygments_language: str, url_te
 
 
 async def delete_playground(tx: Tx, playground_id: int) -> None:
+    """Delete a code playground."""
     await tx.execute("DELETE FROM playground WHERE id = ?", (playground_id,))

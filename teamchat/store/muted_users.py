@@ -30,3 +30,14 @@ async def delete(tx: Tx, user_id: int, muted_user_id: int) -> bool:
         "DELETE FROM muted_user WHERE user_id = ? AND muted_user_id = ?", (user_id, muted_user_id)
     )
     return count > 0
+
+
+async def unread_ids_from(conn: Conn, user_id: int, sender_id: int) -> list[int]:
+    """The user's unread messages sent by `sender_id`."""
+    rows = await conn.fetchall(
+        "SELECT um.message_id FROM user_message um JOIN message m ON m.id = um.message_id"
+        " WHERE um.user_id = ? AND (um.flags & 1) = 0 AND m.sender_id = ?"
+        " ORDER BY um.message_id",
+        (user_id, sender_id),
+    )
+    return [int(row[0]) for row in rows]

@@ -18,6 +18,7 @@ def _device(row: sqlite3.Row) -> ClientDeviceRow:
 
 
 async def insert_device(tx: Tx, user_id: int, now: int) -> int:
+    """Register a client device for `user_id`; return its id."""
     return await tx.execute(
         "INSERT INTO client_device (user_id, date_created) VALUES (?, ?)", (user_id, now)
     )
@@ -33,6 +34,7 @@ async def get_device(conn: Conn, user_id: int, device_id: int) -> ClientDeviceRo
 
 
 async def list_devices(conn: Conn, user_id: int) -> list[ClientDeviceRow]:
+    """A user's client devices by id."""
     rows = await conn.fetchall(
         f"SELECT {_DEVICE_COLUMNS} FROM client_device WHERE user_id = ? ORDER BY id", (user_id,)
     )
@@ -42,6 +44,7 @@ async def list_devices(conn: Conn, user_id: int) -> list[ClientDeviceRow]:
 async def update_push_key(
     tx: Tx, device_id: int, *, push_key_id: int, push_key: bytes, now: int
 ) -> None:
+    """Store a device's E2EE push key."""
     await tx.execute(
         "UPDATE client_device SET push_key_id = ?, push_key = ?, push_updated = ? WHERE id = ?",
         (push_key_id, push_key, now, device_id),
@@ -58,6 +61,7 @@ async def update_token(
     encrypted_push_registration: str,
     now: int,
 ) -> None:
+    """Store a device's push token registration (encrypted for the push service)."""
     await tx.execute(
         "UPDATE client_device SET token_kind = ?, token_id = ?, bouncer_public_key = ?,"
         " encrypted_push_registration = ?, push_updated = ? WHERE id = ?",
@@ -66,6 +70,7 @@ async def update_token(
 
 
 async def list_legacy_tokens(conn: Conn, user_id: int) -> list[LegacyPushTokenRow]:
+    """A user's legacy (non-E2EE) push tokens."""
     rows = await conn.fetchall(
         "SELECT id, user_id, kind, token, ios_app_id, date_created FROM push_token"
         " WHERE user_id = ? ORDER BY id",
@@ -77,6 +82,7 @@ async def list_legacy_tokens(conn: Conn, user_id: int) -> list[LegacyPushTokenRo
 async def upsert_legacy_token(
     tx: Tx, user_id: int, kind: str, token: str, ios_app_id: str | None, now: int
 ) -> None:
+    """Add a legacy push token (re-registering one updates its app id)."""
     await tx.execute(
         "INSERT INTO push_token (user_id, kind, token, ios_app_id, date_created)"
         " VALUES (?, ?, ?, ?, ?) ON CONFLICT (user_id, kind, token)"
@@ -94,6 +100,7 @@ async def delete_legacy_token(tx: Tx, user_id: int, kind: str, token: str) -> in
 
 
 async def delete_legacy_tokens_by_id(tx: Tx, token_row_ids: list[int]) -> None:
+    """Remove legacy push tokens by row id."""
     await tx.executemany(
         "DELETE FROM push_token WHERE id = ?", [(row_id,) for row_id in token_row_ids]
     )

@@ -20,11 +20,13 @@ def _row(row: sqlite3.Row) -> UserGroupRow:
 
 
 async def get_group(conn: Conn, group_id: int) -> UserGroupRow | None:
+    """A group (system or named) by id, or None."""
     row = await conn.fetchone(f"SELECT {_COLUMNS} FROM user_group WHERE id = ?", (group_id,))
     return _row(row) if row else None
 
 
 async def get_group_by_name(conn: Conn, name: str) -> UserGroupRow | None:
+    """A group by its exact name, or None."""
     row = await conn.fetchone(f"SELECT {_COLUMNS} FROM user_group WHERE name = ?", (name,))
     return _row(row) if row else None
 
@@ -108,6 +110,7 @@ async def insert_named_group(
     creator_id: int,
     settings_json: str,
 ) -> int:
+    """Add a named group; return its id (a duplicate name raises IntegrityError)."""
     return await tx.execute(
         "INSERT INTO user_group (name, description, is_system_group, date_created, creator_id,"
         " settings_json) VALUES (?, ?, 0, ?, ?, ?)",
@@ -126,6 +129,7 @@ async def update_group(tx: Tx, group_id: int, **fields: object) -> None:
 
 
 async def insert_members(tx: Tx, group_id: int, user_ids: list[int]) -> None:
+    """Add stored members (already present ones are left alone)."""
     await tx.executemany(
         "INSERT OR IGNORE INTO user_group_member (group_id, user_id) VALUES (?, ?)",
         [(group_id, user_id) for user_id in user_ids],
@@ -133,6 +137,7 @@ async def insert_members(tx: Tx, group_id: int, user_ids: list[int]) -> None:
 
 
 async def delete_members(tx: Tx, group_id: int, user_ids: list[int]) -> None:
+    """Remove stored members."""
     await tx.executemany(
         "DELETE FROM user_group_member WHERE group_id = ? AND user_id = ?",
         [(group_id, user_id) for user_id in user_ids],
@@ -140,6 +145,7 @@ async def delete_members(tx: Tx, group_id: int, user_ids: list[int]) -> None:
 
 
 async def delete_subgroups(tx: Tx, group_id: int, subgroup_ids: list[int]) -> None:
+    """Remove direct subgroup edges."""
     await tx.executemany(
         "DELETE FROM user_group_subgroup WHERE group_id = ? AND subgroup_id = ?",
         [(group_id, subgroup_id) for subgroup_id in subgroup_ids],

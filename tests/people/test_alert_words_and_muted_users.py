@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 from tests.support.api import Api, assert_error
-from tests.support.people import verify
+from tests.support.people import events as queued
+from tests.support.people import register, verify
 
 
 def test_adding_and_removing_alert_words(make_user) -> None:  # type: ignore[no-untyped-def]
@@ -76,3 +77,40 @@ def test_muting_and_unmuting_users(make_user, owner: Api) -> None:  # type: igno
     assert [m["id"] for m in unmuted[0]["muted_users"]] == [bot["user_id"], gone.user_id]
     assert_error(user.delete(f"/users/me/muted_users/{noisy.user_id}"), "User is not muted")
     assert_error(user.delete("/users/me/muted_users/999999"), "No such user")
+
+
+def test_muting_marks_the_muted_users_messages_read(make_user) -> None:  # type: ignore[no-untyped-def]
+    user = make_user(full_name="Busy Reader")
+    chatty = make_user(full_name="Chatty Sender")
+    sent_ids = [
+        chatty.ok("POST", "/messages", type="direct", to=[user.user_id], content=f"hi {n}")["id"]
+        for n in range(2)
+    ]
+    before = user.ok("POST", "/register", fetch_event_types=["update_message_flags"])[
+        "unread_msgs"
+    ]["count"]
+    queue = register(user, event_types=["update_message_flags", "muted_users"])
+    user.ok("POST", f"/users/me/muted_users/{chatty.user_id}")
+    events = queued(user, queue)
+    assert [e["type"] for e in events] == ["update_message_flags", "muted_users"]
+    after = user.ok("POST", "/register", fetch_event_types=["update_message_flags"])["unread_msgs"][
+        "count"
+    ]
+    assert after == before - 2
+    assert events[0]["op"] == "add" and events[0]["flag"] == "read"
+    assert events[0]["messages"] == sent_ids
+    fetched = user.ok("GET", f"/messages/{sent_ids[0]}")["message"]
+    assert "read" in fetched["flags"]
+
+
+def test_messages_from_a_muted_user_arrive_read(make_user) -> None:  # type: ignore[no-untyped-def]
+    user = make_user(full_name="Muting Reader")
+    pest = make_user(full_name="Pest")
+    user.ok("POST", f"/users/me/muted_users/{pest.user_id}")
+    queue = register(user, event_types=["message"])
+    message_id = pest.ok("POST", "/messages", type="direct", to=[user.user_id], content="hey")["id"]
+    [event] = queued(user, queue, type="message")
+    assert "read" in event["flags"] and event["message"]["id"] == message_id
+    user.ok("DELETE", f"/users/me/muted_users/{pest.user_id}")
+    later = pest.ok("POST", "/messages", type="direct", to=[user.user_id], content="again")["id"]
+    assert "read" not in user.ok("GET", f"/messages/{later}")["message"]["flags"]

@@ -32,6 +32,12 @@ def test_admin_renames_a_user_and_everyone_hears(admin: Api, member: Api, make_u
         {"user_id": member.user_id, "full_name": "Renamed Member"}
     ]  # type: ignore[attr-defined]
     assert admin.ok("GET", f"/users/{member.user_id}")["user"]["full_name"] == "Renamed Member"  # type: ignore[attr-defined]
+    # The same name again (after stripping) changes nothing and sends nothing.
+    same = verify(
+        observer,
+        lambda: admin.ok("PATCH", f"/users/{member.user_id}", full_name=" Renamed Member"),  # type: ignore[attr-defined]
+    )
+    assert same == []
     # Blank names are ignored, like Zulip; bad names are rejected.
     admin.ok("PATCH", f"/users/{member.user_id}", full_name="  ")  # type: ignore[attr-defined]
     assert_error(

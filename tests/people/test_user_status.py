@@ -65,7 +65,7 @@ def test_status_errors(make_user) -> None:  # type: ignore[no-untyped-def]
             "Invalid emoji type.",
         ),
         (
-            {"emoji_name": "parrot", "emoji_code": "1", "reaction_type": "realm_emoji"},
+            {"emoji_name": "parrot", "emoji_code": "999999", "reaction_type": "realm_emoji"},
             "Invalid custom emoji.",
         ),
         (

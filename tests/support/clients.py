@@ -1,8 +1,9 @@
 """Real Zulip clients for the compatibility tests, installed on first use.
 
 zulip-terminal (PyPI `zulip-term` 0.7.0 declares Python < 3.11 but runs on 3.11, so it is
-installed with --ignore-requires-python into its own virtualenv) and zulip-js (npm) go
-under `.cache/clients/` in the repository; later runs reuse them.
+installed with --ignore-requires-python into its own virtualenv), zulip_bots (own virtualenv,
+so its pins never touch ours) and zulip-js (npm) go under `.cache/clients/` in the
+repository; later runs reuse them.
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ ROOT = Path(__file__).resolve().parents[2]
 CACHE = ROOT / ".cache" / "clients"
 ZULIP_TERM_VERSION = "0.7.0"
 ZULIP_JS_VERSION = "2.0.9"
+ZULIP_BOTS_VERSION = "0.9.1"
 
 
 @contextmanager
@@ -56,6 +58,18 @@ def zulip_term() -> Path:
                     f"zulip-term=={ZULIP_TERM_VERSION}",
                 ]
             )
+    return executable
+
+
+def zulip_run_bot() -> Path:
+    """The `zulip-run-bot` executable, installing zulip_bots into its own venv if needed."""
+    venv = CACHE / f"zulip-bots-{ZULIP_BOTS_VERSION}"
+    executable = venv / "bin" / "zulip-run-bot"
+    with _locked("zulip-bots"):
+        if not executable.exists():
+            shutil.rmtree(venv, ignore_errors=True)
+            _run([sys.executable, "-m", "venv", str(venv)])
+            _run([str(venv / "bin" / "pip"), "install", "-q", f"zulip_bots=={ZULIP_BOTS_VERSION}"])
     return executable
 
 

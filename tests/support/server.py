@@ -66,8 +66,9 @@ class ServerProcess:
     def url(self) -> str:
         return f"http://127.0.0.1:{self.port}"
 
-    def start(self, timeout_secs: float = 30.0) -> ServerProcess:
-        self.port = free_port()
+    def start(self, timeout_secs: float = 30.0, port: int | None = None) -> ServerProcess:
+        """Start serving on `port` (a free one when None); `restart()` keeps the port."""
+        self.port = port or free_port()
         self._log_file = self.log_path.open("a")
         self.process = subprocess.Popen(
             [
@@ -131,3 +132,8 @@ class ServerProcess:
                 raise AssertionError(f"server ignored signal {sig}:\n{self.log()}") from None
         self._log_file.close()
         return int(self.process.returncode)
+
+    def restart(self) -> ServerProcess:
+        """Stop and start again on the same port (event queues are lost, as in production)."""
+        self.stop()
+        return self.start(port=self.port)
