@@ -11,6 +11,7 @@ from dataclasses import dataclass
 
 from teamchat import store
 from teamchat.actions.state import StateContext, state_fetcher
+from teamchat.actions.system_bots import is_system_bot
 from teamchat.actions.user_access import access_bot_by_id, bot_owner_user_ids
 from teamchat.actions.user_admin import (
     apply_full_name,
@@ -102,6 +103,7 @@ def _service_fields(row: object) -> JsonDict:
 async def _realm_bots_state(ctx: StateContext) -> None:
     user = ctx.user
     bots = await store.users.list_bots(ctx.conn, owner_id=None if user.is_admin else user.id)
+    bots = [bot for bot in bots if not is_system_bot(bot, ctx.realm.host)]
     services: dict[int, list[JsonDict]] = {}
     for row in await bots_store.list_services(ctx.conn):
         services.setdefault(row.bot_id, []).append(_service_fields(row))

@@ -9,6 +9,8 @@ with `is_active`; a bot's owner and the administrators also get realm_bot/update
 from __future__ import annotations
 
 from teamchat import store
+from teamchat.actions.subscriber_events import publish_peer_changes
+from teamchat.actions.system_bots import is_system_bot
 from teamchat.actions.system_group_events import publish_system_group_joins
 from teamchat.actions.user_access import access_bot_by_id, access_user_by_id
 from teamchat.actions.user_admin import can_create_bot, publish_bot_update
@@ -39,7 +41,11 @@ async def check_deactivate_user(rt: Runtime, actor: UserRow, user_id: int) -> No
 async def check_deactivate_own_user(rt: Runtime, user: UserRow) -> None:
     """DELETE /users/me: not the only user, not the only owner."""
     async with rt.db.read() as conn:
-        if await store.users.count_active_users(conn) <= 1:
+        realm = await store.realm.get_realm(conn)
+        assert realm is not None
+        # The system bots belong to no organization (Zulip's cross-realm bots): not counted.
+        active = await store.users.list_users(conn, is_active=True)
+        if sum(not is_system_bot(u, realm.host) for u in active) <= 1:
             raise CannotDeactivateLastUserError(is_last_owner=False)
         if user.is_owner and await store.users.count_owners(conn) <= 1:
             raise CannotDeactivateLastUserError(is_last_owner=True)
@@ -68,6 +74,7 @@ async def do_deactivate_user(rt: Runtime, target: UserRow) -> None:
         ids = [u.id for u in affected]
         await store.users.update_is_active(tx, ids, False)
         await store.users.delete_group_memberships(tx, ids)
+        await publish_peer_changes(rt, tx, affected, added=False)
         for changed in affected:
             await _publish_is_active(rt, tx, changed, False)
 
@@ -109,6 +116,7 @@ async def do_reactivate_user(rt: Runtime, target: UserRow) -> None:
         if user is None or user.is_active:
             return
         await store.users.update_is_active(tx, [user.id], True)
+        await publish_peer_changes(rt, tx, [user], added=True)
         await _publish_is_active(rt, tx, user, True)
         await publish_system_group_joins(rt, tx, user)
 

@@ -18,6 +18,7 @@ from teamchat.actions.message_send import (
     StreamWildcardMentionNotAllowedError,
     TopicWildcardMentionNotAllowedError,
 )
+from teamchat.actions.move_notifications import Move, send_move_notifications
 from teamchat.actions.permissions import has_realm_permission
 from teamchat.errors import ZulipError
 from teamchat.lib import channels as ch
@@ -52,6 +53,8 @@ class EditRequest(msgspec.Struct, kw_only=True):
     propagate_mode: str = "change_one"
     prev_content_sha256: str | None = None
     realm_url: str = ""
+    send_notification_to_old_thread: bool = False
+    send_notification_to_new_thread: bool = True
 
 
 def _check_payload(message: MessageRow, request: EditRequest, topic: str | None) -> None:
@@ -200,7 +203,21 @@ async def check_update_message(
         topic = _new_topic(message, request.topic)
         _check_payload(message, request, topic)
         plan = await _plan(conn, realm, user, message, request, topic, now)
-    return await message_update.do_update_message(rt, realm, user, message, plan)
+    count = await message_update.do_update_message(rt, realm, user, message, plan)
+    old, new = plan.stream, plan.target_stream
+    if old is not None and new is not None and (plan.topic is not None or new.id != old.id):
+        resolved, unresolved = resolve_change(message.topic, plan.topic or message.topic)
+        await send_move_notifications(
+            rt,
+            user,
+            Move(message, old, new, plan.topic or message.topic, count),
+            resolved=resolved,
+            unresolved=unresolved,
+            notify_old=request.send_notification_to_old_thread,
+            notify_new=request.send_notification_to_new_thread,
+            realm_url=request.realm_url,
+        )
+    return count
 
 
 async def _plan(

@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 
 from teamchat import store
+from teamchat.actions.system_bots import create_system_bots
 from teamchat.errors import ZulipError
 from teamchat.lib import system_groups
 from teamchat.lib.passwords import hash_password, password_problem, random_api_key
@@ -59,6 +60,7 @@ async def do_create_realm(
             raise ZulipError("This database already holds an organization.")
         await store.realm.insert(tx, name=name, description="", host=host, date_created=rt.now())
         await create_system_groups(tx, rt.now())
+        await create_system_bots(tx, host, rt.now())
         owner_id = await store.users.insert(
             tx,
             delivery_email=owner_email,

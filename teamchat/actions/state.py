@@ -11,6 +11,7 @@ from dataclasses import dataclass
 
 from teamchat import store
 from teamchat.actions import people
+from teamchat.actions.system_bots import cross_realm_bot_objects, is_system_bot
 from teamchat.events.queue import ClientCapabilities
 from teamchat.lib import wire
 from teamchat.lib.api_types import JsonDict
@@ -104,7 +105,9 @@ def realm_icon_url(realm: RealmRow) -> str:
 async def _realm_user_state(ctx: StateContext) -> None:
     user, realm = ctx.user, ctx.realm
     client_gravatar = ctx.caps.client_gravatar
-    users = await store.users.list_users(ctx.conn)
+    everyone = await store.users.list_users(ctx.conn)
+    users = [u for u in everyone if not is_system_bot(u, realm.host)]
+    system_bots = [u for u in everyone if is_system_bot(u, realm.host) and u.is_active]
     objects = await people.user_objects(
         ctx.conn,
         realm,
@@ -115,7 +118,7 @@ async def _realm_user_state(ctx: StateContext) -> None:
     )
     ctx.state["realm_users"] = [o for o in objects if o.is_active]
     ctx.state["realm_non_active_users"] = [o for o in objects if not o.is_active]
-    ctx.state["cross_realm_bots"] = []
+    ctx.state["cross_realm_bots"] = cross_realm_bot_objects(realm, user, system_bots)
     me = wire.user_object(user, viewer=user, realm_host=realm.host)
     ctx.state.update(
         user_id=user.id,

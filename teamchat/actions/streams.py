@@ -14,6 +14,7 @@ from teamchat.actions import channel_access as access
 from teamchat.actions import subscriptions as subs
 from teamchat.actions.message_common import render
 from teamchat.actions.permissions import has_realm_permission
+from teamchat.actions.stream_notifications import send_subscription_messages
 from teamchat.errors import OrganizationOwnerRequiredError, ZulipError
 from teamchat.events.types_streams import StreamCreateEvent
 from teamchat.lib import channels as ch
@@ -82,6 +83,14 @@ def _normalize_requests(requests: Sequence[ChannelRequest]) -> list[ChannelReque
     return result
 
 
+class Notify(msgspec.Struct, frozen=True, kw_only=True):
+    """Which Notification Bot messages a subscription request asks for."""
+
+    announce: bool
+    send_new_subscription_messages: bool
+    realm_url: str
+
+
 async def check_add_subscriptions(
     rt: Runtime,
     user: UserRow,
@@ -90,6 +99,7 @@ async def check_add_subscriptions(
     *,
     principals: subs.Principals | None,
     authorization_errors_fatal: bool,
+    notify: Notify | None = None,
 ) -> JsonDict:
     """POST /users/me/subscriptions: create missing channels, subscribe, report per user."""
     if user.is_guest:
@@ -117,6 +127,18 @@ async def check_add_subscriptions(
         for r in missing
     ]
     change = await do_add_subscriptions(rt, user, new, authorized, targets, colors, options)
+    if notify is not None:
+        new_names = {channel.name for channel in new}
+        created = list({s.id: s for _, s in change.done if s.name in new_names}.values())
+        await send_subscription_messages(
+            rt,
+            user,
+            change.done,
+            created,
+            announce=notify.announce,
+            send_new_subscription_messages=notify.send_new_subscription_messages,
+            realm_url=notify.realm_url,
+        )
     result: JsonDict = {
         "subscribed": _by_user(change.done),
         "already_subscribed": _by_user(change.unchanged),

@@ -19,6 +19,7 @@ from teamchat.actions.profile_data import (
     check_profile_changes,
 )
 from teamchat.actions.state import StateContext, state_fetcher
+from teamchat.actions.subscriber_events import accessible_streams, publish_role_stream_changes
 from teamchat.actions.system_group_events import system_group_events_for_role_change
 from teamchat.actions.user_access import (
     access_user_by_email,
@@ -161,12 +162,14 @@ async def _fresh(conn: Conn, user_id: int) -> UserRow:
 
 
 async def apply_role(rt: Runtime, tx: Tx, user: UserRow, role: Role) -> UserRow:
-    """Change `user`'s role inside `tx` (the last human owner keeps theirs); send role and
-    the user_group events of the system groups the user leaves and joins."""
+    """Change `user`'s role inside `tx` (the last human owner keeps theirs); send role, the
+    user_group events of the system groups the user leaves and joins, and the channels the
+    user starts or stops seeing."""
     demotes_owner = user.is_owner and role != Role.OWNER and not user.is_bot
     if demotes_owner and await store.users.count_owners(tx) <= 1:
         raise ZulipError(LAST_OWNER_ROLE_MSG)
     group_events = await system_group_events_for_role_change(tx, user, role, rt.now())
+    streams_before = await accessible_streams(tx, user)
     await store.users.update_role(tx, user.id, role)
     await publish_person(rt, tx, user, {"role": int(role)})
     audience = await store.users.list_active_user_ids(tx)
@@ -176,7 +179,9 @@ async def apply_role(rt: Runtime, tx: Tx, user: UserRow, role: Role) -> UserRow:
             rt.broker.publish(event, audience)
 
     tx.after_commit(publish_group_changes)
-    return await _fresh(tx, user.id)
+    updated = await _fresh(tx, user.id)
+    await publish_role_stream_changes(rt, tx, updated, streams_before)
+    return updated
 
 
 async def apply_full_name(rt: Runtime, tx: Tx, user: UserRow, full_name: str) -> UserRow:

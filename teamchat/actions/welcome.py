@@ -6,20 +6,13 @@ Notification Bot's note to a referrer who asked to hear when the invitation was 
 from __future__ import annotations
 
 from teamchat.actions.message_send import SendRequest, check_send_message
-from teamchat.actions.users import do_create_user, find_user_by_email
+from teamchat.actions.system_bots import NOTIFICATION_BOT, WELCOME_BOT, ensure_system_bot
 from teamchat.lib import realm_settings
-from teamchat.records import BotType, Role, UserRow
+from teamchat.records import UserRow
 from teamchat.runtime import Runtime
 from teamchat.store import realm as realm_store
 
-WELCOME_BOT = ("welcome-bot", "Welcome Bot")
-NOTIFICATION_BOT = ("notification-bot", "Notification Bot")
 WELCOME_CLIENT = "Internal"
-
-
-def welcome_bot_email(realm_host: str) -> str:
-    """The Welcome Bot's address in this realm."""
-    return f"{WELCOME_BOT[0]}@{realm_host}"
 
 
 def welcome_text(realm_name: str) -> str:
@@ -28,25 +21,6 @@ def welcome_text(realm_name: str) -> str:
         f"Hello, and welcome to **{realm_name}**! :wave:\n\n"
         "Messages are organized into channels and topics; direct messages like this one "
         "are private to the people in them. Say hello to your new colleagues!"
-    )
-
-
-async def ensure_bot(rt: Runtime, bot: tuple[str, str] = WELCOME_BOT) -> UserRow:
-    """The realm's Welcome (or Notification) Bot, created as a generic bot on first use."""
-    local_part, full_name = bot
-    async with rt.db.read() as conn:
-        realm = await realm_store.get_realm(conn)
-        assert realm is not None
-        found = await find_user_by_email(conn, f"{local_part}@{realm.host}")
-    if found is not None:
-        return found
-    return await do_create_user(
-        rt,
-        email=f"{local_part}@{realm.host}",
-        full_name=full_name,
-        password_hash=None,
-        role=Role.MEMBER,
-        bot_type=BotType.GENERIC,
     )
 
 
@@ -67,7 +41,7 @@ async def _send_dm(rt: Runtime, bot: UserRow, to: UserRow, content: str, realm_u
 
 async def notify_referrer(rt: Runtime, referrer: UserRow, user: UserRow, *, realm_url: str) -> None:
     """Zulip's "accepted your invitation" note, from the Notification Bot."""
-    bot = await ensure_bot(rt, NOTIFICATION_BOT)
+    bot = await ensure_system_bot(rt, NOTIFICATION_BOT)
     content = (
         f"@_**{user.full_name}|{user.id}** accepted your invitation to join this organization!"
     )
@@ -82,7 +56,7 @@ async def send_welcome_messages(
     async with rt.db.read() as conn:
         realm = await realm_store.get_realm(conn)
     assert realm is not None
-    bot = await ensure_bot(rt, WELCOME_BOT)
+    bot = await ensure_system_bot(rt, WELCOME_BOT)
     if custom_text is None:
         custom_text = realm_settings.load(realm.settings_json).welcome_message_custom_text
     for content in (welcome_text(realm.name), custom_text):

@@ -29,6 +29,12 @@ async def update_message(
         ),
         prev_content_sha256=params.optional("prev_content_sha256", as_str, None),
         realm_url=realm_url(request, rt),
+        send_notification_to_old_thread=params.optional(
+            "send_notification_to_old_thread", as_bool, False
+        ),
+        send_notification_to_new_thread=params.optional(
+            "send_notification_to_new_thread", as_bool, True
+        ),
     )
     await message_edit.check_update_message(rt, user, message_id, edit)
     return params.success()

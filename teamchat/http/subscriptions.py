@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import msgspec
+from litestar import Request
 
 from teamchat.actions import stream_admin, stream_reads, streams, subscriptions
 from teamchat.actions.subscriptions import Principals
@@ -18,6 +21,7 @@ from teamchat.http.params import (
     one_of,
 )
 from teamchat.http.routing import delete, get, patch, post
+from teamchat.http.urls import realm_url
 from teamchat.lib.api_types import JsonDict
 from teamchat.lib.channels import CHANNEL_GROUP_SETTING_DEFAULTS, TOPICS_POLICIES
 from teamchat.lib.realm_settings import GroupSettingValue
@@ -112,15 +116,28 @@ def parse_create_options(params: Params) -> streams.CreateOptions:
 
 
 @post("/users/me/subscriptions")
-async def subscribe(params: Params, user: UserRow, rt: Runtime) -> JsonDict:
+async def subscribe(
+    request: Request[Any, Any, Any], params: Params, user: UserRow, rt: Runtime
+) -> JsonDict:
     requests = params.required("subscriptions", as_channel_requests)
     options = parse_create_options(params)
     principals = params.optional("principals", as_principals, None)
     fatal = params.optional("authorization_errors_fatal", as_bool, True)
-    # TODO(issue5): post to the new-channel announcements channel once it can be configured.
-    params.optional("announce", as_bool, False)
+    notify = streams.Notify(
+        announce=params.optional("announce", as_bool, False),
+        send_new_subscription_messages=params.optional(
+            "send_new_subscription_messages", as_bool, True
+        ),
+        realm_url=realm_url(request, rt),
+    )
     result = await streams.check_add_subscriptions(
-        rt, user, requests, options, principals=principals, authorization_errors_fatal=fatal
+        rt,
+        user,
+        requests,
+        options,
+        principals=principals,
+        authorization_errors_fatal=fatal,
+        notify=notify,
     )
     return params.success(**result)
 

@@ -44,6 +44,11 @@ class Oracle:
                 if self.include_subscribers:
                     item["subscribers"] = []
                 self.state["never_subscribed"].append(item)
+        # Keep the orders of a fresh state: `streams` by id, `never_subscribed` by name.
+        if "streams" in self.state:
+            self.state["streams"].sort(key=lambda c: c["stream_id"])
+        if "never_subscribed" in self.state:
+            self.state["never_subscribed"].sort(key=lambda c: c["name"].lower())
 
     def _stream_delete(self, event: JsonDict) -> None:
         gone = set(event["stream_ids"])
@@ -107,15 +112,21 @@ class Oracle:
         self._peers(event, add=False)
 
     def _peers(self, event: JsonDict, *, add: bool) -> None:
+        # A client that knows a channel's subscribers counts them (a role change sends
+        # stream/create, then the subscribers as peer_add, for subscribers already counted).
         stream_ids, user_ids = set(event["stream_ids"]), set(event["user_ids"])
+        counts: dict[int, int] = {}
         for channel in self._all_channel_dicts():
-            if channel["stream_id"] not in stream_ids:
-                continue
-            if "subscribers" in channel:
+            if channel["stream_id"] in stream_ids and "subscribers" in channel:
                 before = set(channel["subscribers"])
                 after = before | user_ids if add else before - user_ids
                 channel["subscribers"] = sorted(after)
-            channel["subscriber_count"] += len(user_ids) if add else -len(user_ids)
+                counts[channel["stream_id"]] = len(after)
+        for channel in self._all_channel_dicts():
+            if channel["stream_id"] in counts:
+                channel["subscriber_count"] = counts[channel["stream_id"]]
+            elif channel["stream_id"] in stream_ids:
+                channel["subscriber_count"] += len(user_ids) if add else -len(user_ids)
 
 
 def apply_events(
