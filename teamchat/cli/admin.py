@@ -103,7 +103,7 @@ def zuliprc(
     email: str,
     site: Annotated[str | None, typer.Option(help="Server URL for the site= line")] = None,
 ) -> None:
-    """Print a zuliprc ([api] email, key, site) for a user."""
+    """Print a zuliprc (the api section: email, key, site) for a user."""
 
     async def action(rt: Runtime) -> str:
         user = await _user_by_email(rt, email)
