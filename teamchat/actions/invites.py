@@ -156,22 +156,40 @@ async def do_create_multiuse_invite(
         ):
             raise ZulipError("Insufficient permission")
         expiry, text = await check_options(rt, tx, user, options)
-        await invite_store.insert(
-            tx,
-            email=None,
-            key=key,
-            referred_by=user.id,
-            invited_as=options.invite_as,
-            date_created=rt.now(),
-            expiry_date=expiry,
-            stream_ids=list(options.stream_ids),
-            group_ids=list(options.group_ids),
-            include_realm_default_subscriptions=options.include_realm_default_subscriptions,
-            notify_referrer_on_join=False,
-            welcome_message_custom_text=text,
+        await insert_invitation(
+            rt, tx, user, options, key=key, email=None, expiry=expiry, welcome_text=text
         )
         await notify_invites_changed(rt, tx, user.id)
     return invite_link(realm_url, key)
+
+
+async def insert_invitation(
+    rt: Runtime,
+    tx: Tx,
+    user: UserRow,
+    options: InviteOptions,
+    *,
+    key: str,
+    email: str | None,
+    expiry: int | None,
+    welcome_text: str | None,
+) -> None:
+    """Store one invitation (a reusable link when `email` is None) made by `user`."""
+    await invite_store.insert(
+        tx,
+        email=email,
+        key=key,
+        referred_by=user.id,
+        invited_as=options.invite_as,
+        date_created=rt.now(),
+        expiry_date=expiry,
+        stream_ids=list(options.stream_ids),
+        group_ids=list(options.group_ids),
+        include_realm_default_subscriptions=options.include_realm_default_subscriptions,
+        # Reusable links have no single joiner to report on.
+        notify_referrer_on_join=email is not None and options.notify_referrer_on_join,
+        welcome_message_custom_text=welcome_text,
+    )
 
 
 async def _realm(conn: Conn) -> RealmRow:

@@ -87,19 +87,8 @@ async def do_invite_users(
         expiry, text = await invites.check_options(rt, tx, user, options)
         for email in emails:
             key = invites.new_key()
-            await invite_store.insert(
-                tx,
-                email=email,
-                key=key,
-                referred_by=user.id,
-                invited_as=options.invite_as,
-                date_created=rt.now(),
-                expiry_date=expiry,
-                stream_ids=list(options.stream_ids),
-                group_ids=list(options.group_ids),
-                include_realm_default_subscriptions=options.include_realm_default_subscriptions,
-                notify_referrer_on_join=options.notify_referrer_on_join,
-                welcome_message_custom_text=text,
+            await invites.insert_invitation(
+                rt, tx, user, options, key=key, email=email, expiry=expiry, welcome_text=text
             )
             links.append((email, invites.invite_link(realm_url, key)))
         await invites.notify_invites_changed(rt, tx, user.id)
