@@ -29,7 +29,7 @@ import msgspec
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
-from teamchat.actions.realm import check_create_realm  # noqa: E402
+from teamchat.actions.org.realm import check_create_realm  # noqa: E402
 from teamchat.config import Settings  # noqa: E402
 from teamchat.lib import channels as ch  # noqa: E402
 from teamchat.lib import flags as fl  # noqa: E402

@@ -10,8 +10,8 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 
 from teamchat import store
-from teamchat.actions import people
-from teamchat.actions.system_bots import cross_realm_bot_objects, is_system_bot
+from teamchat.actions.org.system_bots import cross_realm_bot_objects, is_system_bot
+from teamchat.actions.people import people
 from teamchat.events.queue import ClientCapabilities
 from teamchat.lib import wire
 from teamchat.lib.api_types import JsonDict

@@ -9,8 +9,8 @@ from typing import Annotated
 import typer
 from rich.table import Table
 
-from teamchat.actions import realm as realm_actions
-from teamchat.actions import users as user_actions
+from teamchat.actions.org import realm as realm_actions
+from teamchat.actions.people import users as user_actions
 from teamchat.cli.common import console, fail, run_action, zuliprc_text
 from teamchat.errors import ZulipError
 from teamchat.lib import wire

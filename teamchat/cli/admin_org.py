@@ -14,9 +14,9 @@ import msgspec
 import typer
 from rich.table import Table
 
-from teamchat.actions import invites, realm_settings, user_groups
-from teamchat.actions.invites import InviteOptions
-from teamchat.actions.permissions import realm_group_settings
+from teamchat.actions.org import invites, realm_settings, user_groups
+from teamchat.actions.org.invites import InviteOptions
+from teamchat.actions.org.permissions import realm_group_settings
 from teamchat.cli.admin import DEFAULT_SITE, admin, parse_role
 from teamchat.cli.common import console, fail, run_action
 from teamchat.errors import ZulipError

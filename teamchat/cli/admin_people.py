@@ -13,8 +13,8 @@ from typing import Annotated
 import typer
 from rich.table import Table
 
-from teamchat.actions import deactivation, user_admin
-from teamchat.actions import user_settings as settings_actions
+from teamchat.actions.people import deactivation, user_admin
+from teamchat.actions.people import user_settings as settings_actions
 from teamchat.cli.admin import ROLE_HELP, _user_by_email, admin, parse_role
 from teamchat.cli.common import console, fail, run_action
 from teamchat.errors import ZulipError

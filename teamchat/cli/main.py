@@ -17,7 +17,7 @@ import typer
 import uvicorn
 
 from teamchat import __version__
-from teamchat.actions import realm as realm_actions
+from teamchat.actions.org import realm as realm_actions
 from teamchat.cli import admin_org  # noqa: F401  (adds its commands to `admin`)
 from teamchat.cli.admin import admin
 from teamchat.cli.common import STATE, console, err_console, run_action, zuliprc_text

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from teamchat.actions import alert_words
+from teamchat.actions.people import alert_words
 from teamchat.http.params import Params, as_str_list
 from teamchat.http.routing import delete, get, post
 from teamchat.lib.api_types import JsonDict

@@ -8,7 +8,7 @@ from typing import Any
 
 from litestar import Request
 
-from teamchat.actions.auth import authenticate_api_key
+from teamchat.actions.people.auth import authenticate_api_key
 from teamchat.errors import UnauthorizedError
 from teamchat.records import UserRow
 from teamchat.runtime import Runtime

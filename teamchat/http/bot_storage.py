@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from teamchat.actions import bot_storage
+from teamchat.actions.people import bot_storage
 from teamchat.http.params import Params, as_optional_str_list, as_str_dict
 from teamchat.http.routing import delete, get, put
 from teamchat.lib.api_types import JsonDict

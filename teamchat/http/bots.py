@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from teamchat.actions import bots, deactivation
+from teamchat.actions.people import bots, deactivation
 from teamchat.errors import ZulipError
 from teamchat.http.params import Params, as_int, as_int_in, as_json_dict, as_json_str, as_str
 from teamchat.http.routing import delete, get, patch, post

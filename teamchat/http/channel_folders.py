@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from teamchat.actions import channel_folders
+from teamchat.actions.channels import channel_folders
 from teamchat.http.params import Params, as_bool, as_int_list, as_str
 from teamchat.http.routing import get, patch, post
 from teamchat.lib.api_types import JsonDict

@@ -3,8 +3,9 @@
 
 from __future__ import annotations
 
-from teamchat.actions import custom_profile_fields as fields
-from teamchat.actions import permissions, profile_data
+from teamchat.actions.org import permissions
+from teamchat.actions.people import custom_profile_fields as fields
+from teamchat.actions.people import profile_data
 from teamchat.http.params import Params, as_bool, as_int, as_int_list, as_json, as_json_dict, as_str
 from teamchat.http.routing import delete, get, patch, post
 from teamchat.lib.api_types import JsonDict

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from teamchat.actions import default_streams
+from teamchat.actions.channels import default_streams
 from teamchat.http.params import Params, as_int
 from teamchat.http.routing import delete, get, post
 from teamchat.lib.api_types import JsonDict

@@ -6,8 +6,8 @@ from typing import Any
 
 from litestar import Request
 
-from teamchat.actions import invites, invites_email
-from teamchat.actions.invites import InviteOptions
+from teamchat.actions.org import invites, invites_email
+from teamchat.actions.org.invites import InviteOptions
 from teamchat.http.params import Params, as_bool, as_int, as_int_list, as_str
 from teamchat.http.routing import delete, get, post
 from teamchat.http.urls import realm_url

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from teamchat.actions import linkifiers
+from teamchat.actions.org import linkifiers
 from teamchat.http.params import Params, as_int_list, as_str
 from teamchat.http.routing import delete, get, patch, post
 from teamchat.lib.api_types import JsonDict

@@ -7,7 +7,7 @@ from typing import Any
 
 from litestar import Request
 
-from teamchat.actions import message_delete, message_edit, message_history
+from teamchat.actions.messages import message_delete, message_edit, message_history
 from teamchat.http.params import Params, as_bool, as_int, as_str, one_of
 from teamchat.http.routing import delete, get, patch, post
 from teamchat.http.urls import realm_url

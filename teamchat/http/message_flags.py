@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from teamchat.actions import message_fetch, message_flags
+from teamchat.actions.messages import message_fetch, message_flags
 from teamchat.http.messages import as_anchor, as_narrow
 from teamchat.http.params import Params, as_bool, as_int, as_int_list, as_str
 from teamchat.http.routing import post

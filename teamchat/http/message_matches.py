@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from teamchat.actions import message_matches
+from teamchat.actions.messages import message_matches
 from teamchat.http.messages import as_narrow
 from teamchat.http.params import Params, as_int_list
 from teamchat.http.routing import get

@@ -7,7 +7,7 @@ from typing import Any
 import msgspec
 from litestar import Request
 
-from teamchat.actions import message_common, message_fetch, message_send, message_state
+from teamchat.actions.messages import message_common, message_fetch, message_send, message_state
 from teamchat.errors import RequestVariableMissingError, ZulipError
 from teamchat.http.params import Params, as_bool, as_int, as_int_list, as_json, as_str
 from teamchat.http.routing import get, post

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from teamchat.actions import muted_users
+from teamchat.actions.people import muted_users
 from teamchat.http.params import Params
 from teamchat.http.routing import delete, post
 from teamchat.lib.api_types import JsonDict

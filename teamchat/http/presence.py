@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from teamchat.actions import presence
+from teamchat.actions.people import presence
 from teamchat.http.params import Params, as_bool, as_int, as_str
 from teamchat.http.routing import get, post
 from teamchat.lib.api_types import JsonDict

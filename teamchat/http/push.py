@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from teamchat.actions import push
+from teamchat.actions.people import push
 from teamchat.http.params import Params, as_int, as_str
 from teamchat.http.routing import delete, post
 from teamchat.lib.api_types import JsonDict

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from teamchat.actions import reactions
+from teamchat.actions.messages import reactions
 from teamchat.http.params import Params, as_str
 from teamchat.http.routing import delete, post
 from teamchat.lib.api_types import JsonDict

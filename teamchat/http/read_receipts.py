@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from teamchat.actions import read_receipts
+from teamchat.actions.messages import read_receipts
 from teamchat.http.params import Params
 from teamchat.http.routing import get
 from teamchat.lib.api_types import JsonDict

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from teamchat.actions import realm_settings, realm_state
+from teamchat.actions.org import realm_settings, realm_state
 from teamchat.http.params import Params
 from teamchat.http.routing import patch
 from teamchat.lib.api_types import JsonDict

@@ -11,7 +11,7 @@ from typing import Any
 import msgspec
 from litestar import Request, Response
 
-from teamchat.actions import realm_emoji
+from teamchat.actions.org import realm_emoji
 from teamchat.errors import ZulipError
 from teamchat.http.multipart import close_all, receive_multipart
 from teamchat.http.params import Params

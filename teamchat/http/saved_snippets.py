@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from teamchat.actions import saved_snippets
+from teamchat.actions.messages import saved_snippets
 from teamchat.http.params import Params, as_str
 from teamchat.http.routing import delete, get, patch, post
 from teamchat.lib.api_types import JsonDict

@@ -6,7 +6,8 @@ from typing import Any
 
 from litestar import Request
 
-from teamchat.actions import auth, realm
+from teamchat.actions.org import realm
+from teamchat.actions.people import auth
 from teamchat.actions.state import realm_icon_url
 from teamchat.http.params import Params, as_str
 from teamchat.http.routing import get, post

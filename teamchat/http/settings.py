@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from teamchat.actions import permissions
-from teamchat.actions import user_settings as settings_actions
+from teamchat.actions.org import permissions
+from teamchat.actions.people import user_settings as settings_actions
 from teamchat.http.params import Params, Parser, as_bool, as_int, as_str
 from teamchat.http.routing import patch
 from teamchat.lib.api_types import JsonDict

@@ -7,7 +7,7 @@ from typing import Any
 from litestar import Request, Response
 from litestar.enums import MediaType
 
-from teamchat.actions import signup
+from teamchat.actions.org import signup
 from teamchat.http.params import Params, as_str
 from teamchat.http.routing import get, post
 from teamchat.http.urls import realm_url

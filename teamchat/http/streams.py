@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import msgspec
 
-from teamchat.actions import stream_admin, stream_reads
+from teamchat.actions.channels import stream_admin, stream_reads
 from teamchat.http.params import Params, as_bool, as_int, as_json_str, one_of
 from teamchat.http.routing import delete, get, patch
 from teamchat.http.subscriptions import as_group_setting_change, as_retention_days

@@ -7,8 +7,8 @@ from typing import Any
 import msgspec
 from litestar import Request
 
-from teamchat.actions import stream_admin, stream_reads, streams, subscriptions
-from teamchat.actions.subscriptions import Principals
+from teamchat.actions.channels import stream_admin, stream_reads, streams, subscriptions
+from teamchat.actions.channels.subscriptions import Principals
 from teamchat.errors import ZulipError
 from teamchat.http.params import (
     Params,

@@ -3,7 +3,8 @@ PATCH /users/me/subscriptions/muted_topics."""
 
 from __future__ import annotations
 
-from teamchat.actions import stream_reads, topics, user_topics
+from teamchat.actions.channels import stream_reads
+from teamchat.actions.messages import topics, user_topics
 from teamchat.errors import RequestVariableMissingError, ZulipError
 from teamchat.http.params import Params, as_bool, as_int, as_json_str, as_str, one_of
 from teamchat.http.routing import get, patch, post

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from teamchat.actions import typing
+from teamchat.actions.messages import typing
 from teamchat.errors import RequestVariableMissingError, ZulipError
 from teamchat.http.params import Params, as_int, as_int_list, as_str, one_of
 from teamchat.http.routing import post

@@ -8,7 +8,8 @@ from typing import Any
 from litestar import Request, Response
 from litestar.response import Redirect, Stream
 
-from teamchat.actions import avatars, uploads
+from teamchat.actions.messages import uploads
+from teamchat.actions.people import avatars
 from teamchat.errors import ResourceNotFoundError, ZulipError
 from teamchat.http.multipart import ReceivedFile, close_all, receive_multipart
 from teamchat.http.params import Params

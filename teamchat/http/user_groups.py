@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from teamchat.actions import group_settings, user_group_edit, user_group_members, user_groups
+from teamchat.actions.org import group_settings, user_group_edit, user_group_members, user_groups
 from teamchat.http.params import Params, as_bool, as_int_list, as_json, as_str
 from teamchat.http.routing import get, patch, post
 from teamchat.lib.api_types import JsonDict

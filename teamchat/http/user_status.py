@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from teamchat.actions import user_status
+from teamchat.actions.people import user_status
 from teamchat.http.params import Params, as_bool, as_str
 from teamchat.http.routing import get, post
 from teamchat.lib.api_types import JsonDict

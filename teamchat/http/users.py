@@ -3,9 +3,10 @@ reactivate users."""
 
 from __future__ import annotations
 
-from teamchat.actions import deactivation, people, permissions, users
-from teamchat.actions.profile_data import parse_entries
-from teamchat.actions.user_admin import UserUpdate, check_update_user
+from teamchat.actions.org import permissions
+from teamchat.actions.people import deactivation, people, users
+from teamchat.actions.people.profile_data import parse_entries
+from teamchat.actions.people.user_admin import UserUpdate, check_update_user
 from teamchat.errors import ResourceNotFoundError
 from teamchat.http.params import Params, as_bool, as_int_in, as_int_list, as_json, as_str
 from teamchat.http.routing import delete, get, patch, post

@@ -5,7 +5,8 @@ from __future__ import annotations
 from pathlib import Path
 
 from teamchat import store
-from teamchat.actions import permissions, realm, users
+from teamchat.actions.org import permissions, realm
+from teamchat.actions.people import users
 from teamchat.config import Settings
 from teamchat.lib import system_groups as sg
 from teamchat.records import Role

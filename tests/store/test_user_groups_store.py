@@ -7,7 +7,8 @@ from pathlib import Path
 import msgspec
 
 from teamchat import store
-from teamchat.actions import realm, system_group_events, users
+from teamchat.actions.org import realm, system_group_events
+from teamchat.actions.people import users
 from teamchat.config import Settings
 from teamchat.lib import system_groups as sg
 from teamchat.records import Role

@@ -1,0 +1,1 @@
+"""Channel actions: channels, subscriptions, folders, default channels and their events."""

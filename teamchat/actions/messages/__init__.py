@@ -1,0 +1,1 @@
+"""Message actions: sending, fetching, editing, deleting, flags, reactions, topics, uploads."""

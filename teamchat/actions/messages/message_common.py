@@ -1,0 +1,179 @@
+"""What sending, editing and reading messages share: rendering with the realm's data, access
+checks, and building message objects for a viewer.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+import msgspec
+
+from teamchat.actions.channels.channel_access import can_access_history, can_see_stream
+from teamchat.actions.org.linkifiers import render_linkifiers
+from teamchat.actions.org.realm_emoji import realm_emoji_map
+from teamchat.errors import ZulipError
+from teamchat.lib import flags as fl
+from teamchat.lib import realm_settings, wire
+from teamchat.lib.api_types import JsonDict
+from teamchat.lib.message_wire import ClientView, MessageExtras, finalize, message_dict
+from teamchat.records import MessageRow, RealmRow, StreamRow, UserRow
+from teamchat.render.markdown import (
+    MentionTarget,
+    RenderContext,
+    Rendered,
+    StreamTarget,
+    render_markdown,
+    topic_links,
+)
+from teamchat.runtime import Runtime
+from teamchat.store import message_context as context_store
+from teamchat.store import message_flags as flag_store
+from teamchat.store import messages as message_store
+from teamchat.store import reactions as reaction_store
+from teamchat.store import streams as stream_store
+from teamchat.store import subscriptions as sub_store
+from teamchat.store import user_groups as user_group_store
+from teamchat.store import users as user_store
+from teamchat.store.db import Conn
+
+_MAYBE_USER_MENTION = re.compile(r"@_?\*\*")
+_MAYBE_GROUP_MENTION = re.compile(r"@_?\*[^*]")
+
+
+async def render_context(
+    conn: Conn, sender: UserRow, content: str, realm_url: str
+) -> RenderContext:
+    """The realm data the renderer needs for `content` (only what its syntax could use)."""
+    users_by_name: dict[str, list[MentionTarget]] = {}
+    users_by_id: dict[int, MentionTarget] = {}
+    if _MAYBE_USER_MENTION.search(content):
+        for user in await user_store.list_users(conn, is_active=True):
+            target = MentionTarget(user_id=user.id, full_name=user.full_name)
+            users_by_id[user.id] = target
+            users_by_name.setdefault(user.full_name.casefold(), []).append(target)
+    groups: dict[str, int] = {}
+    if _MAYBE_GROUP_MENTION.search(content):
+        groups = await user_group_store.groups_by_name(conn)
+    streams: dict[str, StreamTarget] = {}
+    if "#**" in content:
+        subscribed = await sub_store.active_stream_ids(conn, sender.id)
+        for stream in await stream_store.list_streams(conn, include_archived=False):
+            if can_see_stream(sender, stream, stream.id in subscribed):
+                streams[stream.name] = StreamTarget(stream_id=stream.id, name=stream.name)
+    return RenderContext(
+        users_by_name=users_by_name,
+        users_by_id=users_by_id,
+        groups_by_name=groups,
+        streams_by_name=streams,
+        realm_emoji=await realm_emoji_map(conn) if ":" in content else {},
+        linkifiers=await render_linkifiers(conn),
+        alert_words=await context_store.alert_words(conn),
+        realm_url=realm_url,
+    )
+
+
+async def render(conn: Conn, sender: UserRow, content: str, realm_url: str) -> Rendered:
+    """Render `content` as `sender` wrote it."""
+    ctx = await render_context(conn, sender, content, realm_url)
+    return render_markdown(content, ctx)
+
+
+async def links_for_topic(conn: Conn, topic: str) -> list[dict[str, str]]:
+    """`topic_links` of a topic: the realm's linkifiers and raw URLs."""
+    return topic_links(topic, await render_linkifiers(conn))
+
+
+async def access_message(
+    conn: Conn, user: UserRow, message_id: int
+) -> tuple[MessageRow, int | None]:
+    """The message and the user's flags (None: no user_message row) or "Invalid message(s)"."""
+    message = await message_store.get_message(conn, message_id)
+    if message is None:
+        raise ZulipError("Invalid message(s)")
+    flags = (await flag_store.user_flags(conn, user.id, [message_id])).get(message_id)
+    if message.stream_id is None:
+        if flags is None:
+            raise ZulipError("Invalid message(s)")
+        return message, flags
+    stream = await stream_store.get_stream_by_id(conn, message.stream_id)
+    assert stream is not None
+    if not await has_stream_message_access(conn, user, stream, has_user_message=flags is not None):
+        raise ZulipError("Invalid message(s)")
+    return message, flags
+
+
+async def has_stream_message_access(
+    conn: Conn, user: UserRow, stream: StreamRow, *, has_user_message: bool
+) -> bool:
+    """Zulip's has_message_access for a channel message."""
+    if stream.is_web_public or (stream.is_public and not user.is_guest):
+        return True
+    sub = await sub_store.get_subscription(conn, user.id, stream.id)
+    subscribed = sub is not None and sub.active
+    if not stream.history_public_to_subscribers:
+        return has_user_message and subscribed
+    return subscribed and can_access_history(user, stream, subscribed)
+
+
+async def message_extras(conn: Conn, rows: Sequence[MessageRow]) -> dict[int, MessageExtras]:
+    """Senders, channel names, participants, reactions and topic links of the messages."""
+    stream_ids = {r.stream_id for r in rows if r.stream_id is not None}
+    streams = {s.id: s for s in await stream_store.list_streams(conn, stream_ids=stream_ids)}
+    participants = await message_store.dm_participants(
+        conn, {r.recipient_id for r in rows if r.stream_id is None}
+    )
+    user_ids = {r.sender_id for r in rows} | {u for ids in participants.values() for u in ids}
+    users = {u.id: u for u in await user_store.list_users(conn, user_ids=sorted(user_ids))}
+    reactions = await reaction_store.list_reactions(conn, [r.id for r in rows])
+    linkifiers = await render_linkifiers(conn)
+    return {
+        row.id: MessageExtras(
+            sender=users[row.sender_id],
+            stream_name=streams[row.stream_id].name if row.stream_id is not None else None,
+            participants=[users[u] for u in participants.get(row.recipient_id, [])],
+            reactions=reactions.get(row.id, []),
+            topic_links=topic_links(row.topic, linkifiers) if row.stream_id is not None else [],
+        )
+        for row in rows
+    }
+
+
+async def messages_for_viewer(
+    conn: Conn,
+    realm: RealmRow,
+    viewer: UserRow,
+    rows: Sequence[MessageRow],
+    flags: dict[int, int],
+    view: ClientView,
+) -> list[JsonDict]:
+    """Message objects as `viewer` sees them, each with its `flags`."""
+    extras = await message_extras(conn, rows)
+    settings = realm_settings.load(realm.settings_json)
+    history_allowed = (
+        settings.allow_edit_history and settings.message_edit_history_visibility_policy != "none"
+    )
+    view = msgspec.structs.replace(
+        view,
+        allow_edit_history=history_allowed,
+        history_moves_only=settings.message_edit_history_visibility_policy == "moves",
+    )
+    result = []
+    for row in rows:
+        extra = extras[row.id]
+        obj = finalize(
+            message_dict(row, extra, realm),
+            row.content,
+            view,
+            sender_gravatar=extra.sender.avatar_source == "G",
+            sender_email_visible=wire.can_see_delivery_email(viewer, extra.sender),
+        )
+        obj["flags"] = fl.flag_names(flags.get(row.id, fl.HISTORICAL_FLAGS))
+        result.append(obj)
+    return result
+
+
+async def render_preview(rt: Runtime, user: UserRow, content: str, realm_url: str) -> str:
+    """POST /messages/render: the HTML `content` would get if `user` sent it."""
+    async with rt.db.read() as conn:
+        return (await render(conn, user, content, realm_url)).html

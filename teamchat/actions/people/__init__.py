@@ -1,0 +1,1 @@
+"""People actions: accounts, bots, settings, presence, status, profile data, push devices."""
