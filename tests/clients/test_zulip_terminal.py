@@ -69,9 +69,8 @@ def test_zulip_terminal_under_tmux(
         return "\n".join(p.read_text() for p in logs if p.exists())
 
     try:
-        term.start([str(zulip_term()), "-c", str(home / "zuliprc")], home, env)
         title = f"Owner ({server.owner_email}) - teamchat ({server.url}/)"
-        screen = term.wait_until(lambda s: title in s, "the title bar", 40, tracebacks)
+        screen = _start(term, home, env, title, tracebacks)
         assert "# general" in screen and "first message with mock" in screen
         _react_and_star(term, owner, first, tracebacks)
         _send(term, owner, tracebacks)
@@ -93,6 +92,29 @@ def test_zulip_terminal_under_tmux(
     finally:
         term.kill()
         owner.close()
+
+
+def _start(
+    term: Tmux, home: Path, env: dict[str, str], title: str, tracebacks: Callable[[], str]
+) -> str:
+    """Start zulip-terminal and wait for its title bar.
+
+    zulip-terminal 0.7.0 has a start-up race: a background thread may call
+    `Controller.update_screen` before the main loop has created `_update_pipe`, and the
+    thread's traceback is printed over the screen. It shows on a loaded machine only; that
+    one client bug is retried with a fresh start, anything else fails the test.
+    """
+    for attempt in range(3):
+        term.start([str(zulip_term()), "-c", str(home / "zuliprc")], home, env)
+        try:
+            return term.wait_until(lambda s: title in s, "the title bar", 40, tracebacks)
+        except AssertionError:
+            if attempt == 2 or "_update_pipe" not in tracebacks():
+                raise
+            term.kill()
+            for log in home.glob("zulip-terminal-*.log"):
+                log.unlink()
+    raise AssertionError("unreachable")
 
 
 def _compose_open(screen: str) -> bool:
