@@ -332,3 +332,10 @@ class SavedSnippetRow(msgspec.Struct, frozen=True, kw_only=True):
     title: str
     content: str
     date_created: int
+
+
+class NavigationViewRow(msgspec.Struct, frozen=True, kw_only=True):
+    user_id: int
+    fragment: str
+    is_pinned: bool
+    name: str | None
