@@ -339,3 +339,11 @@ class NavigationViewRow(msgspec.Struct, frozen=True, kw_only=True):
     fragment: str
     is_pinned: bool
     name: str | None
+
+
+class SubmessageRow(msgspec.Struct, frozen=True, kw_only=True):
+    id: int
+    message_id: int
+    sender_id: int
+    msg_type: str
+    content: str

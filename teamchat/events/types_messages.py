@@ -142,6 +142,14 @@ class TypingEditStopEvent(_TypingEditFields, tag="typing_edit_message", kw_only=
     op: Literal["stop"] = "stop"
 
 
+class SubmessageEvent(Event, tag="submessage", kw_only=True):
+    msg_type: str
+    content: str
+    message_id: int
+    submessage_id: int
+    sender_id: int
+
+
 class UserTopicEvent(Event, tag="user_topic", kw_only=True):
     stream_id: int
     topic_name: str
@@ -166,6 +174,7 @@ register_event_types(
     TypingStopEvent,
     TypingEditStartEvent,
     TypingEditStopEvent,
+    SubmessageEvent,
     UserTopicEvent,
     MutedTopicsEvent,
 )

@@ -98,6 +98,7 @@ async def send_message(
             queue_id=queue_id,
             local_id=local_id,
             read_by_sender=params.optional("read_by_sender", as_bool, None),
+            widget_content=params.optional("widget_content", as_str, None),
         ),
     )
     if sent.automatic_new_visibility_policy is not None:

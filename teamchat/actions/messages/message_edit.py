@@ -37,6 +37,7 @@ from teamchat.store import message_context as context_store
 from teamchat.store import messages as message_store
 from teamchat.store import realm as realm_store
 from teamchat.store import streams as stream_store
+from teamchat.store import submessages as submessage_store
 from teamchat.store import subscriptions as sub_store
 from teamchat.store import users as user_store
 from teamchat.store.db import Conn
@@ -210,6 +211,8 @@ async def check_update_message(
         settings = realm_settings.load(realm.settings_json)
         if request.content is not None:
             check_can_edit_content(settings, user, message, now, EDIT_LIMIT_BUFFER_SECS)
+            if await submessage_store.for_messages(conn, [message.id]):
+                raise ZulipError("Widgets cannot be edited.")
         topic = _new_topic(message, request.topic)
         _check_payload(message, request, topic)
         plan = await _plan(conn, realm, user, message, request, topic, now)
