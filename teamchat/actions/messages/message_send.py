@@ -73,6 +73,15 @@ async def check_send_message(
     rt: Runtime, sender: UserRow, request: SendRequest
 ) -> message_deliver.SentMessage:
     """Validate and send; return the new id (and any automatic topic policy change)."""
+    realm, draft = await check_message(rt, sender, request)
+    return await message_deliver.do_send_message(rt, realm, sender, draft)
+
+
+async def check_message(
+    rt: Runtime, sender: UserRow, request: SendRequest
+) -> tuple[RealmRow, message_deliver.Draft]:
+    """Every check of a send, without sending: the checked, rendered message (Zulip's
+    check_message; scheduled messages are checked when scheduled and again when sent)."""
     content = normalize_content(request.content)
     widget = _widget(request.widget_content, content)
     async with rt.db.read() as conn:
@@ -105,7 +114,7 @@ async def check_send_message(
         local_id=request.local_id,
         widget=widget,
     )
-    return await message_deliver.do_send_message(rt, realm, sender, draft)
+    return realm, draft
 
 
 def _widget(widget_content: str | None, content: str) -> JsonDict | None:

@@ -7,11 +7,15 @@ who reported whom and when, the reason and explanation, and the message behind a
 
 from __future__ import annotations
 
-import re
-from datetime import UTC, datetime
-
 from teamchat.actions.messages.message_common import access_message
 from teamchat.actions.messages.message_send import SendRequest, check_send_message
+from teamchat.actions.messages.notice_text import (
+    global_time,
+    mention,
+    mention_list,
+    message_url,
+    unused_fence,
+)
 from teamchat.actions.org.system_bots import NOTIFICATION_BOT, ensure_system_bot
 from teamchat.actions.state import MAX_MESSAGE_LENGTH
 from teamchat.errors import ZulipError
@@ -46,23 +50,6 @@ def check_report_params(report_type: str, description: str) -> None:
         raise ZulipError("An explanation is required.")
 
 
-def _mention(user: UserRow) -> str:
-    return f"@_**{user.full_name}|{user.id}**"
-
-
-def _fence(content: str) -> str:
-    """A backtick fence longer than any run of backticks in `content`."""
-    longest = max((len(run) for run in re.findall(r"`+", content)), default=0)
-    return "`" * max(3, longest + 1)
-
-
-def _mention_list(users: list[UserRow]) -> str:
-    mentions = [_mention(u) for u in users]
-    if len(mentions) <= 2:
-        return " and ".join(mentions)
-    return ", ".join(mentions[:-1]) + ", and " + mentions[-1]
-
-
 async def _report_text(
     conn: Conn, reporter: UserRow, message: MessageRow, report_type: str, description: str,
     realm_url: str,
@@ -70,8 +57,7 @@ async def _report_text(
     """(topic, content) of the report, with Zulip's wording."""
     sender = await user_store.get_user_by_id(conn, message.sender_id)
     assert sender is not None
-    when = datetime.fromtimestamp(message.date_sent, UTC).isoformat()
-    header = f"{_mention(reporter)} reported a message sent by {_mention(sender)}"
+    header = f"{mention(reporter)} reported a message sent by {mention(sender)}"
     if message.stream_id is not None:
         stream = await stream_store.get_stream_by_id(conn, message.stream_id)
         assert stream is not None
@@ -82,19 +68,18 @@ async def _report_text(
         ]
         if len(participants) > 2:
             others = [uid for uid in participants if uid != sender.id]
-            header += " to " + _mention_list(await user_store.list_users(conn, user_ids=others))
+            header += " to " + mention_list(await user_store.list_users(conn, user_ids=others))
         elif sender.id == reporter.id:
             other = [uid for uid in participants if uid != reporter.id] or [reporter.id]
             recipient = await user_store.get_user_by_id(conn, other[0])
             assert recipient is not None
-            header += f" to {_mention(recipient)}"
-        suffix = "group" if len(participants) >= 3 else "dm"
-        ids = ",".join(str(uid) for uid in participants)
-        original = f"[Original message]({realm_url}/#narrow/dm/{ids}-{suffix}/near/{message.id})"
+            header += f" to {mention(recipient)}"
+        url = message_url(realm_url, message, None, participants)
+        original = f"[Original message]({url})"
     snippet = truncate(message.content, MAX_SNIPPET_LENGTH, "\n[message truncated]")
-    fence = _fence(snippet)
+    fence = unused_fence(snippet)
     content = (
-        f"{header} at <time:{when}>.\n"
+        f"{header} at {global_time(message.date_sent)}.\n"
         f"```quote\n**{REPORT_REASONS[report_type]}**. {description}\n```\n\n"
         f"{fence} spoiler {original}\n{snippet}\n{fence}\n"
     )
