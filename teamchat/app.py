@@ -18,7 +18,7 @@ from litestar.exceptions import HTTPException
 from litestar.types import ASGIApp, Message, Receive, Scope, Send
 
 from teamchat import http
-from teamchat.actions.messages.scheduled_delivery import run_scheduler
+from teamchat.actions.scheduling.delivery import run_scheduler
 from teamchat.config import Settings
 from teamchat.errors import (
     MethodNotAllowedError,

@@ -8,9 +8,9 @@ from typing import Any
 import msgspec
 from litestar import Request
 
-from teamchat.actions.messages import reminders
-from teamchat.actions.messages import scheduled_messages as sm
 from teamchat.actions.messages.message_send import SendRequest
+from teamchat.actions.scheduling import reminders
+from teamchat.actions.scheduling import scheduled_messages as sm
 from teamchat.errors import ZulipError
 from teamchat.http.messages import as_message_type
 from teamchat.http.params import Params, as_bool, as_int, as_str

@@ -1,4 +1,4 @@
-"""Sending scheduled messages and reminders when their time comes.
+"""Delivering scheduled messages and reminders when their time comes.
 
 `run_scheduler` (a task of the server process) looks for due rows every
 `scheduler_interval_secs`; rows that came due while the server was down are sent at its next
@@ -15,13 +15,13 @@ from collections.abc import Awaitable, Callable
 
 import msgspec
 
-from teamchat.actions.messages import reminders
-from teamchat.actions.messages import scheduled_messages as sm
 from teamchat.actions.messages.message_common import access_message
 from teamchat.actions.messages.message_deliver import do_send_message
 from teamchat.actions.messages.message_send import SendRequest, check_message
 from teamchat.actions.messages.notice_text import global_time
 from teamchat.actions.org.system_bots import NOTIFICATION_BOT, ensure_system_bot
+from teamchat.actions.scheduling import reminders
+from teamchat.actions.scheduling import scheduled_messages as sm
 from teamchat.errors import ZulipError
 from teamchat.records import ScheduledMessageRow, UserRow
 from teamchat.runtime import Runtime

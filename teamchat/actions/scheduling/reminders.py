@@ -1,6 +1,6 @@
 """Reminders: POST /reminders, GET /reminders, DELETE /reminders/{id}, the `reminders`
 events and register state. At its time the Notification Bot sends the user a direct message
-quoting the message (see `scheduled_delivery`).
+quoting the message (see `delivery`).
 """
 
 from __future__ import annotations
@@ -10,8 +10,8 @@ import msgspec
 from teamchat.actions.messages.message_common import access_message
 from teamchat.actions.messages.message_send import SendRequest, check_message
 from teamchat.actions.messages.notice_text import mention, mention_list, message_url, unused_fence
-from teamchat.actions.messages.scheduled_messages import check_delivery_time, row_from_draft
 from teamchat.actions.org.realm_state import MAX_REMINDER_NOTE_LENGTH
+from teamchat.actions.scheduling.scheduled_messages import check_delivery_time, row_from_draft
 from teamchat.actions.state import MAX_MESSAGE_LENGTH, StateContext, state_fetcher
 from teamchat.errors import ResourceNotFoundError, ZulipError
 from teamchat.events.types_scheduled import ReminderObject, RemindersAddEvent, RemindersRemoveEvent

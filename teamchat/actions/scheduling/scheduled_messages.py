@@ -2,7 +2,7 @@
 /scheduled_messages/{id}, the `scheduled_messages` events and register state.
 
 A message is checked like a send when it is scheduled (and when edited), stored rendered,
-and checked again when `scheduled_delivery` sends it. Events go to the sender only.
+and checked again when `delivery` sends it. Events go to the sender only.
 """
 
 from __future__ import annotations
