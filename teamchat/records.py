@@ -367,3 +367,13 @@ class ScheduledMessageRow(msgspec.Struct, frozen=True, kw_only=True):
     reminder_target_message_id: int | None
     reminder_note: str | None
     realm_url: str
+
+
+class BotDefaultsRow(msgspec.Struct, frozen=True, kw_only=True):
+    bot_id: int
+    sending_stream_id: int | None = None
+    events_register_stream_id: int | None = None
+    all_public_streams: bool = False
+    # Names of those channels (read with the row; None when unset).
+    sending_stream: str | None = None
+    events_register_stream: str | None = None

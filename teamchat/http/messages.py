@@ -14,6 +14,7 @@ from teamchat.actions.messages import (
     message_state,
     reports,
 )
+from teamchat.actions.people import bot_defaults
 from teamchat.errors import RequestVariableMissingError, ZulipError
 from teamchat.http.params import Params, as_bool, as_int, as_int_list, as_json, as_str
 from teamchat.http.routing import get, post
@@ -83,8 +84,12 @@ async def send_message(
     to = params.optional("to", parse_to, None)
     if to is None:
         if recipient_type == "stream":
-            raise ZulipError("Missing channel")
-        to = []
+            # zulip-compat: a bot's channel message without `to` goes to its default channel.
+            to = await bot_defaults.sending_stream_id(rt, user)
+            if to is None:
+                raise ZulipError("Missing channel")
+        else:
+            to = []
     queue_id = params.optional("queue_id", as_str, None)
     local_id = params.optional("local_id", as_str, None)
     if (queue_id is None) != (local_id is None):
