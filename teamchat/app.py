@@ -18,6 +18,7 @@ from litestar.exceptions import HTTPException
 from litestar.types import ASGIApp, Message, Receive, Scope, Send
 
 from teamchat import http
+from teamchat.actions.messages.retention import run_retention
 from teamchat.actions.scheduling.delivery import run_scheduler
 from teamchat.config import Settings
 from teamchat.errors import (
@@ -113,9 +114,11 @@ def create_app(settings: Settings, rt: Runtime | None = None) -> Litestar:
         app.state.rt = runtime
         gc_task = asyncio.create_task(runtime.broker.run_gc(settings.gc_interval_secs))
         scheduler = asyncio.create_task(run_scheduler(runtime, settings.scheduler_interval_secs))
+        retention = asyncio.create_task(run_retention(runtime, settings.retention_interval_secs))
         try:
             yield
         finally:
+            await cancel_task(retention)
             await cancel_task(scheduler)
             runtime.broker.shutdown()
             await cancel_task(gc_task)
