@@ -24,6 +24,7 @@ from teamchat.http.routing import delete, get, patch, post
 from teamchat.http.urls import realm_url
 from teamchat.lib.api_types import JsonDict
 from teamchat.lib.channels import CHANNEL_GROUP_SETTING_DEFAULTS, TOPICS_POLICIES
+from teamchat.lib.json_input import decode_json
 from teamchat.lib.realm_settings import GroupSettingValue
 from teamchat.records import UserRow
 from teamchat.runtime import Runtime
@@ -183,7 +184,7 @@ async def update_subscription_properties(params: Params, user: UserRow, rt: Runt
 
 def as_bool_or_str(name: str, raw: str) -> object:
     try:
-        value = msgspec.json.decode(raw)
+        value = decode_json(raw)
     except msgspec.DecodeError:
         return raw
     return value if isinstance(value, bool | str) else raw

@@ -11,6 +11,7 @@ from collections.abc import Callable
 import msgspec
 
 from teamchat.errors import ZulipError
+from teamchat.lib.json_input import decode_json
 
 MAX_REALM_NAME_CHARS = 40
 MAX_REALM_DESCRIPTION_CHARS = 1000
@@ -167,7 +168,7 @@ def decode(name: str, raw: str) -> object:
     if name in STRING_PROPERTIES:
         return raw
     try:
-        return msgspec.json.decode(raw)
+        return decode_json(raw)
     except msgspec.DecodeError:
         if name in STRING_OR_JSON:
             return raw
