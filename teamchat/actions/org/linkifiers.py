@@ -12,7 +12,6 @@ import sqlite3
 import msgspec
 
 from teamchat.actions.org import permissions
-from teamchat.actions.org.realm_settings import property_event
 from teamchat.actions.org.user_group_edit import publish_to_active
 from teamchat.actions.state import StateContext, state_fetcher
 from teamchat.errors import ValidationFailureError, ZulipError
@@ -23,6 +22,7 @@ from teamchat.events.types_org import (
     RealmFiltersEvent,
     RealmLinkifiersEvent,
     RealmPlaygroundsEvent,
+    RealmUpdateEvent,
 )
 from teamchat.lib import realm_settings
 from teamchat.records import UserRow
@@ -216,7 +216,7 @@ async def check_remove_playground(rt: Runtime, user: UserRow, playground_id: int
             await realm_store.update_settings_json(
                 tx, realm.id, msgspec.json.encode(stored).decode()
             )
-            events.append(property_event("default_code_block_language", ""))
+            events.append(RealmUpdateEvent(property="default_code_block_language", value=""))
         await linkifier_store.delete_playground(tx, playground_id)
         events.append(RealmPlaygroundsEvent(realm_playgrounds=await playground_objects(tx)))
         await publish_to_active(rt, tx, events)
