@@ -28,6 +28,7 @@ from teamchat.lib import realm_settings
 from teamchat.records import UserRow
 from teamchat.render.context import Linkifier
 from teamchat.render.linkifiers import (
+    UNSAFE_URL_TEMPLATE,
     BadLinkifierError,
     BadPlaygroundTemplateError,
     compile_linkifier,
@@ -58,7 +59,7 @@ def _check_linkifier(pattern: str, url_template: str) -> None:
     except BadLinkifierError as error:
         message = str(error)
         field = "pattern" if message.startswith("Bad regular expression") else "__all__"
-        if message == "Invalid URL template.":
+        if message in ("Invalid URL template.", UNSAFE_URL_TEMPLATE):
             field = "url_template"
         raise ValidationFailureError(message, {field: [message]}) from None
 
