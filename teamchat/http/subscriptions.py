@@ -151,6 +151,35 @@ async def unsubscribe(params: Params, user: UserRow, rt: Runtime) -> JsonDict:
     return params.success(**result)
 
 
+@patch("/users/me/subscriptions")
+async def update_subscriptions(
+    request: Request[Any, Any, Any], params: Params, user: UserRow, rt: Runtime
+) -> JsonDict:
+    """Zulip's update_subscriptions_backend: subscribe to `add`, unsubscribe from `delete`."""
+    add: list[streams.ChannelRequest] = params.optional("add", as_channel_requests, [])
+    names: list[str] = params.optional("delete", as_str_list, [])
+    if not add and not names:
+        raise ZulipError('Nothing to do. Specify at least one of "add" or "delete".')
+    result: JsonDict = {"subscribed": {}, "already_subscribed": {}}
+    if add:
+        notify = streams.Notify(
+            announce=False, send_new_subscription_messages=True, realm_url=realm_url(request, rt)
+        )
+        result |= await streams.check_add_subscriptions(
+            rt,
+            user,
+            add,
+            streams.CreateOptions(),
+            principals=None,
+            authorization_errors_fatal=True,
+            notify=notify,
+        )
+    removed: JsonDict = {"removed": [], "not_removed": []}
+    if names:
+        removed = await subscriptions.check_remove_subscriptions(rt, user, names, None)
+    return params.success(**result, **removed)
+
+
 @get("/users/me/subscriptions")
 async def get_subscriptions(params: Params, user: UserRow, rt: Runtime) -> JsonDict:
     include_subscribers = params.optional("include_subscribers", as_bool, False)

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import re
 
+from teamchat.lib.text import first_unprintable
+
 # Django's EmailValidator in spirit: a local part, then a dotted domain or "localhost".
 _EMAIL_RE = re.compile(
     r"^[A-Za-z0-9!#$%&'*+/=?^_`{|}~.-]+@"
@@ -22,6 +24,6 @@ def full_name_problem(full_name: str) -> str | None:
         return "Name too short!"
     if len(full_name) > MAX_NAME_CHARS:
         return "Name too long!"
-    if any(ch in full_name for ch in '*`\\>"@') or any(ord(ch) < 32 for ch in full_name):
+    if any(ch in full_name for ch in '*`\\>"@') or first_unprintable(full_name) is not None:
         return "Invalid characters in name!"
     return None

@@ -22,6 +22,7 @@ from teamchat.lib import realm_settings
 from teamchat.lib import system_groups as sg
 from teamchat.lib.api_types import JsonDict
 from teamchat.lib.realm_settings import GroupSettingValue
+from teamchat.lib.text import check_text
 from teamchat.records import RealmRow, StreamRow, UserRow
 from teamchat.runtime import Runtime
 from teamchat.store import channel_folders as folder_store
@@ -72,10 +73,9 @@ def _normalize_requests(requests: Sequence[ChannelRequest]) -> list[ChannelReque
         ch.check_stream_name(name)
         description = request.description
         if description is not None:
-            if len(description) > ch.MAX_DESCRIPTION_LENGTH:
-                raise ZulipError(
-                    f"description is too long (limit: {ch.MAX_DESCRIPTION_LENGTH} characters)"
-                )
+            check_text(
+                "description", description, max_chars=ch.MAX_DESCRIPTION_LENGTH, multiline=True
+            )
             # zulip-compat: newlines in channel descriptions become spaces.
             description = description.replace("\n", " ")
         color = None if request.color is None else ch.normalize_color("add.color", request.color)

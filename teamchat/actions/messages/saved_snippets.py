@@ -13,6 +13,7 @@ from teamchat.events.types_saved_snippets import (
     SavedSnippetRemoveEvent,
     SavedSnippetUpdateEvent,
 )
+from teamchat.lib.text import check_text
 from teamchat.records import SavedSnippetRow, UserRow
 from teamchat.runtime import Runtime
 from teamchat.store import saved_snippets as snippet_store
@@ -38,9 +39,7 @@ def clean_text(name: str, value: str, limit: int) -> str:
     value = value.strip()
     if not value:
         raise ZulipError(f"{name} is too short.")
-    if len(value) > limit:
-        raise ZulipError(f"{name} is too long (limit: {limit} characters)")
-    return value
+    return check_text(name, value, max_chars=limit, multiline=name == "content")
 
 
 def clean_title(value: str) -> str:
@@ -69,8 +68,15 @@ async def do_create_saved_snippet(rt: Runtime, user: UserRow, title: str, conten
 async def do_edit_saved_snippet(
     rt: Runtime, user: UserRow, snippet_id: int, title: str | None, content: str | None
 ) -> None:
-    """Change the title and/or content; nothing to change sends nothing."""
+    """Change the title and/or content and send saved_snippets/update.
+
+    Nothing to change sends nothing (Zulip's early exit), but the snippet must still exist:
+    an unknown id is "Saved snippet does not exist." either way.
+    """
     if title is None and content is None:
+        async with rt.db.read() as conn:
+            if await snippet_store.get_snippet(conn, user.id, snippet_id) is None:
+                raise ResourceNotFoundError(NOT_FOUND)
         return
     async with rt.db.write() as tx:
         row = await snippet_store.get_snippet(tx, user.id, snippet_id)

@@ -25,6 +25,7 @@ from teamchat.events.types_org import (
     RealmUpdateEvent,
 )
 from teamchat.lib import realm_settings
+from teamchat.lib.text import check_text
 from teamchat.records import UserRow
 from teamchat.render.context import Linkifier
 from teamchat.render.linkifiers import (
@@ -54,6 +55,7 @@ def _check_not_blank(**fields: str) -> None:
 def _check_linkifier(pattern: str, url_template: str) -> None:
     """Zulip's RealmFilter validation, reported like its ValidationFailureError."""
     _check_not_blank(pattern=pattern, url_template=url_template)
+    check_text("pattern", pattern)
     try:
         compile_linkifier(pattern, url_template)
     except BadLinkifierError as error:
@@ -181,6 +183,7 @@ async def check_add_playground(
         url_template.strip(),
     )
     _check_not_blank(name=name, pygments_language=pygments_language, url_template=url_template)
+    check_text("name", name)
     try:
         validate_playground_template(url_template)
     except BadPlaygroundTemplateError as error:
