@@ -18,6 +18,7 @@ from litestar.datastructures import FormMultiDict, UploadFile
 from teamchat.errors import RequestVariableMissingError, ZulipError
 from teamchat.lib.api_types import JsonDict
 from teamchat.lib.json_input import decode_json
+from teamchat.lib.limits import check_count
 
 T = TypeVar("T")
 Parser = Callable[[str, str], T]
@@ -225,6 +226,17 @@ def as_int_in(*choices: int) -> Parser[int]:
         if value not in choices:
             raise ZulipError(f"Invalid {name}")
         return value
+
+    return parse
+
+
+def at_most(limit: int, parser: Parser[list[T]]) -> Parser[list[T]]:
+    """`parser`, refusing lists longer than `limit` (see lib/limits.py)."""
+
+    def parse(name: str, raw: str) -> list[T]:
+        items = parser(name, raw)
+        check_count(name, len(items), limit)
+        return items
 
     return parse
 

@@ -18,13 +18,16 @@ from teamchat.http.params import (
     as_json_list,
     as_str,
     as_str_list,
+    at_most,
     one_of,
 )
 from teamchat.http.routing import delete, get, patch, post
 from teamchat.http.urls import realm_url
+from teamchat.lib import limits
 from teamchat.lib.api_types import JsonDict
 from teamchat.lib.channels import CHANNEL_GROUP_SETTING_DEFAULTS, TOPICS_POLICIES
 from teamchat.lib.json_input import decode_json
+from teamchat.lib.limits import check_count
 from teamchat.lib.realm_settings import GroupSettingValue
 from teamchat.records import UserRow
 from teamchat.runtime import Runtime
@@ -34,7 +37,9 @@ RETENTION_SPECIAL = {"realm_default": None, "unlimited": -1}
 
 def as_channel_requests(name: str, raw: str) -> list[streams.ChannelRequest]:
     requests = []
-    for index, item in enumerate(as_json_list(name, raw)):
+    items = as_json_list(name, raw)
+    check_count(name, len(items), limits.MAX_CHANNELS_PER_REQUEST)
+    for index, item in enumerate(items):
         if not isinstance(item, dict):
             raise ZulipError(f"{name}[{index}] is not a dict")
         if not isinstance(item.get("name"), str):
@@ -52,6 +57,7 @@ def as_channel_requests(name: str, raw: str) -> list[streams.ChannelRequest]:
 
 def as_principals(name: str, raw: str) -> Principals:
     items = as_json_list(name, raw)
+    check_count(name, len(items), limits.MAX_USERS_PER_REQUEST)
     if all(isinstance(i, str) for i in items):
         return items  # type: ignore[return-value]
     if all(isinstance(i, int) and not isinstance(i, bool) for i in items):
@@ -145,7 +151,7 @@ async def subscribe(
 
 @delete("/users/me/subscriptions")
 async def unsubscribe(params: Params, user: UserRow, rt: Runtime) -> JsonDict:
-    names = params.required("subscriptions", as_str_list)
+    names = params.required("subscriptions", at_most(limits.MAX_CHANNELS_PER_REQUEST, as_str_list))
     principals = params.optional("principals", as_principals, None)
     result = await subscriptions.check_remove_subscriptions(rt, user, names, principals)
     return params.success(**result)
@@ -157,7 +163,9 @@ async def update_subscriptions(
 ) -> JsonDict:
     """Zulip's update_subscriptions_backend: subscribe to `add`, unsubscribe from `delete`."""
     add: list[streams.ChannelRequest] = params.optional("add", as_channel_requests, [])
-    names: list[str] = params.optional("delete", as_str_list, [])
+    names: list[str] = params.optional(
+        "delete", at_most(limits.MAX_CHANNELS_PER_REQUEST, as_str_list), []
+    )
     if not add and not names:
         raise ZulipError('Nothing to do. Specify at least one of "add" or "delete".')
     result: JsonDict = {"subscribed": {}, "already_subscribed": {}}

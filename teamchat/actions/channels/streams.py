@@ -21,6 +21,7 @@ from teamchat.lib import channels as ch
 from teamchat.lib import realm_settings
 from teamchat.lib import system_groups as sg
 from teamchat.lib.api_types import JsonDict
+from teamchat.lib.limits import check_subscription_count
 from teamchat.lib.realm_settings import GroupSettingValue
 from teamchat.lib.text import check_text
 from teamchat.records import RealmRow, StreamRow, UserRow
@@ -111,6 +112,7 @@ async def check_add_subscriptions(
         existing, missing = await _split_requests(conn, requests)
         if missing:
             await _check_create(conn, realm, user, options)
+        check_subscription_count(len(requests), len(principals) if principals else 1)
         targets = await subs.access_principals(conn, principals) if principals else [user]
         others = any(target.id != user.id for target in targets)
         authorized, unauthorized = await _authorize_existing(conn, user, existing, others)
