@@ -146,10 +146,14 @@ def encode(value: Any) -> str:
     """python-zulip-api's encoding: strings as they are, everything else as JSON."""
     if isinstance(value, str):
         return value
-    try:
-        return json.dumps(value)
-    except ValueError:  # an integer too large for json's str conversion limit
-        return "1" * 5000
+    if isinstance(value, bytes):  # YAML examples of binary fields
+        return value.decode("latin-1")
+    # YAML examples may also be dates: anything JSON cannot encode is sent as its text.
+    return json.dumps(value, default=_as_text)
+
+
+def _as_text(item: object) -> str:
+    return item.decode("latin-1") if isinstance(item, bytes) else str(item)
 
 
 @st.composite
