@@ -18,7 +18,7 @@ from litestar.datastructures import FormMultiDict, UploadFile
 from teamchat.errors import RequestVariableMissingError, ZulipError
 from teamchat.lib.api_types import JsonDict
 from teamchat.lib.json_input import decode_json
-from teamchat.lib.limits import check_count
+from teamchat.lib.limits import check_count, check_int_range
 
 T = TypeVar("T")
 Parser = Callable[[str, str], T]
@@ -141,11 +141,7 @@ MAX_INT = 2**63 - 1
 
 
 def _in_range(name: str, value: int) -> int:
-    if value > MAX_INT:
-        raise ZulipError(f"{name} is too large")
-    if value < -MAX_INT:
-        raise ZulipError(f"{name} is too small")
-    return value
+    return check_int_range(name, value, MAX_INT)
 
 
 def as_int(name: str, raw: str) -> int:

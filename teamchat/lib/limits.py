@@ -37,3 +37,12 @@ def check_subscription_count(channels: int, users: int) -> None:
             f"Too many subscriptions in one request: {channels} channels for {users} users "
             f"(at most {MAX_SUBSCRIPTIONS_PER_REQUEST} in all)"
         )
+
+
+def check_int_range(name: str, value: int, limit: int) -> int:
+    """`value` if -limit <= value <= limit, else "`name` is too large/small"."""
+    if value > limit:
+        raise ZulipError(f"{name} is too large")
+    if value < -limit:
+        raise ZulipError(f"{name} is too small")
+    return value

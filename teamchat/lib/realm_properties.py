@@ -12,6 +12,7 @@ import msgspec
 
 from teamchat.errors import ZulipError
 from teamchat.lib.json_input import decode_json
+from teamchat.lib.limits import check_int_range
 from teamchat.lib.text import check_text
 
 MAX_REALM_NAME_CHARS = 40
@@ -191,11 +192,7 @@ MAX_SETTING_INT = 2**31 - 1
 
 
 def _bounded(name: str, value: int) -> int:
-    if value > MAX_SETTING_INT:
-        raise ZulipError(f"{name} is too large")
-    if value < -MAX_SETTING_INT:
-        raise ZulipError(f"{name} is too small")
-    return value
+    return check_int_range(name, value, MAX_SETTING_INT)
 
 
 def _check_int(name: str, value: object) -> int:
