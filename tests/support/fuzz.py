@@ -67,13 +67,55 @@ def served_operations(our_routes: set[tuple[str, str]]) -> list[Operation]:
                 continue
             if (normalize(path), method) not in our_routes:
                 continue
-            parameters = [openapi._resolve(p) for p in operation.get("parameters", [])]
+            parameters = [
+                _with_schema(openapi._resolve(p)) for p in operation.get("parameters", [])
+            ]
             body: JsonDict = {}
             content = openapi._resolve(operation.get("requestBody", {})).get("content", {})
             for media in content.values():
                 body = openapi._merged(media.get("schema", {}))
                 break
             found.append(Operation(method, path, parameters, body))
+    return found
+
+
+def _with_schema(parameter: JsonDict) -> JsonDict:
+    """A parameter whose schema is given as `content: application/json` (narrow...) too."""
+    if "schema" not in parameter:
+        for media in parameter.get("content", {}).values():
+            return {**parameter, "schema": media.get("schema", {})}
+    return parameter
+
+
+# Sent in every parameter at once, once per operation: the values that once caused 500s.
+SWEEP_VALUES = (
+    "[" * 3000,
+    "[" * 40 + "]" * 40,
+    '{"a":' * 1200 + "1" + "}" * 1200,
+    "\x00",
+    "a\x00b",
+    str(10**30),
+    "-" + str(2**63),
+    "1e400",
+    "x" * 5000,
+    "[" + ",".join(['{"operator":"search","operand":"x"}'] * 1200) + "]",
+)
+
+
+def sweep_requests(operation: Operation, path_id: int) -> list[Request]:
+    """Deterministic hostile requests: every parameter set to each of SWEEP_VALUES."""
+    url = operation.path
+    for parameter in operation.parameters:
+        if parameter.get("in") == "path":
+            url = url.replace("{" + parameter["name"] + "}", str(path_id))
+    names = [p["name"] for p in operation.parameters if p.get("in") == "query"]
+    names += list(operation.body.get("properties", {}))
+    found = []
+    for value in SWEEP_VALUES:
+        # In the body even for GET (we read it, as Zulip does): long values overflow a URL.
+        values = dict.fromkeys(names, value)
+        found.append(Request(operation.method, url, {}, values, multipart=False))
+        found.append(Request(operation.method, url, {}, values, multipart=True))
     return found
 
 
