@@ -1,10 +1,11 @@
-"""Small input checks shared by actions: emails, names."""
+"""Small input checks shared by actions: emails, names, short texts."""
 
 from __future__ import annotations
 
 import re
 
-from teamchat.lib.text import first_unprintable
+from teamchat.errors import ZulipError
+from teamchat.lib.text import check_text, first_unprintable
 
 # Django's EmailValidator in spirit: a local part, then a dotted domain or "localhost".
 _EMAIL_RE = re.compile(
@@ -27,3 +28,12 @@ def full_name_problem(full_name: str) -> str | None:
     if any(ch in full_name for ch in '*`\\>"@') or first_unprintable(full_name) is not None:
         return "Invalid characters in name!"
     return None
+
+
+def clean_text(name: str, value: str, limit: int, *, multiline: bool = False) -> str:
+    """Zulip's StringConstraints(min_length=1, max_length, strip_whitespace=True), then the
+    one text check (no control characters; line breaks only when `multiline`)."""
+    value = value.strip()
+    if not value:
+        raise ZulipError(f"{name} is too short.")
+    return check_text(name, value, max_chars=limit, multiline=multiline)

@@ -6,14 +6,14 @@ from __future__ import annotations
 import msgspec
 
 from teamchat.actions.state import MAX_MESSAGE_LENGTH, StateContext, state_fetcher
-from teamchat.errors import ResourceNotFoundError, ZulipError
+from teamchat.errors import ResourceNotFoundError
 from teamchat.events.types_saved_snippets import (
     SavedSnippetAddEvent,
     SavedSnippetObject,
     SavedSnippetRemoveEvent,
     SavedSnippetUpdateEvent,
 )
-from teamchat.lib.text import check_text
+from teamchat.lib.validation import clean_text
 from teamchat.records import SavedSnippetRow, UserRow
 from teamchat.runtime import Runtime
 from teamchat.store import saved_snippets as snippet_store
@@ -34,20 +34,12 @@ async def _saved_snippets_state(ctx: StateContext) -> None:
     ctx.state["saved_snippets"] = [snippet_object(row) for row in rows]
 
 
-def clean_text(name: str, value: str, limit: int) -> str:
-    """Zulip's StringConstraints(min_length=1, max_length, strip_whitespace=True)."""
-    value = value.strip()
-    if not value:
-        raise ZulipError(f"{name} is too short.")
-    return check_text(name, value, max_chars=limit, multiline=name == "content")
-
-
 def clean_title(value: str) -> str:
     return clean_text("title", value, MAX_TITLE_LENGTH)
 
 
 def clean_content(value: str) -> str:
-    return clean_text("content", value, MAX_MESSAGE_LENGTH)
+    return clean_text("content", value, MAX_MESSAGE_LENGTH, multiline=True)
 
 
 async def get_saved_snippets(rt: Runtime, user: UserRow) -> list[SavedSnippetObject]:
