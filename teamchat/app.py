@@ -49,6 +49,11 @@ def _as_zulip_error(exc: Exception) -> ZulipError:
     if isinstance(exc, OverflowError):
         # An integer beyond SQLite's 64 bits (e.g. in a path or a JSON value) names nothing.
         return ZulipError("Integer out of range")
+    if isinstance(exc, UnicodeDecodeError | RecursionError):
+        # Input no parser caught (bytes that are not UTF-8, nesting past the stack): a client
+        # error, so one warning line instead of a traceback.
+        log.warning("refused malformed input: %s", type(exc).__name__)
+        return ZulipError("Malformed request")
     if isinstance(exc, HTTPException):
         status = exc.status_code
         if status == 404:

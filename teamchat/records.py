@@ -49,6 +49,8 @@ class RealmRow(msgspec.Struct, frozen=True, kw_only=True):
     string_id: str
     name: str
     description: str
+    # `description` (Markdown) rendered and sanitized: what clients are shown.
+    rendered_description: str
     host: str
     date_created: int
     # JSON object of the realm settings that differ from their defaults.

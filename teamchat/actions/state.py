@@ -76,7 +76,7 @@ async def _realm_state(ctx: StateContext) -> None:
     realm, settings = ctx.realm, ctx.rt.settings
     ctx.state.update(
         realm_name=realm.name,
-        realm_description=realm.description,
+        realm_description=realm.rendered_description,
         realm_date_created=realm.date_created,
         realm_url=ctx.realm_url,
         realm_uri=ctx.realm_url,

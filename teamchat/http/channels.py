@@ -7,10 +7,11 @@ from typing import Any
 from litestar import Request
 
 from teamchat.actions.channels import channel_create, streams
-from teamchat.http.params import Params, as_bool, as_int_list, as_str
+from teamchat.http.params import Params, as_bool, as_int_list, as_str, at_most
 from teamchat.http.routing import post
 from teamchat.http.subscriptions import parse_create_options
 from teamchat.http.urls import realm_url
+from teamchat.lib import limits
 from teamchat.lib.api_types import JsonDict
 from teamchat.records import UserRow
 from teamchat.runtime import Runtime
@@ -24,7 +25,7 @@ async def create_channel(
         name=params.required("name", as_str),
         description=params.optional("description", as_str, None),
     )
-    subscribers = params.required("subscribers", as_int_list)
+    subscribers = params.required("subscribers", at_most(limits.MAX_USERS_PER_REQUEST, as_int_list))
     notify = streams.Notify(
         announce=params.optional("announce", as_bool, False),
         send_new_subscription_messages=params.optional(

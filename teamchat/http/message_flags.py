@@ -5,8 +5,9 @@ from __future__ import annotations
 
 from teamchat.actions.messages import message_fetch, message_flags
 from teamchat.http.messages import as_anchor, as_narrow
-from teamchat.http.params import Params, as_bool, as_int, as_int_list, as_str
+from teamchat.http.params import Params, as_bool, as_int, as_int_list, as_str, at_most
 from teamchat.http.routing import post
+from teamchat.lib import limits
 from teamchat.lib.api_types import JsonDict
 from teamchat.lib.narrow import NarrowTerm
 from teamchat.records import UserRow
@@ -15,7 +16,7 @@ from teamchat.runtime import Runtime
 
 @post("/messages/flags")
 async def update_message_flags(params: Params, user: UserRow, rt: Runtime) -> JsonDict:
-    messages = params.required("messages", as_int_list)
+    messages = params.required("messages", at_most(limits.MAX_MESSAGE_IDS_PER_REQUEST, as_int_list))
     op = params.required("op", as_str)
     flag = params.required("flag", as_str)
     await message_flags.check_update_message_flags(rt, user, op, flag, messages)

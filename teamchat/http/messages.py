@@ -20,6 +20,7 @@ from teamchat.http.params import Params, as_bool, as_int, as_int_list, as_json, 
 from teamchat.http.routing import get, post
 from teamchat.http.urls import realm_url
 from teamchat.lib.api_types import JsonDict
+from teamchat.lib.json_input import decode_json
 from teamchat.lib.message_wire import ClientView
 from teamchat.lib.messages import LARGER_THAN_MAX_MESSAGE_ID, client_name
 from teamchat.lib.narrow import BadNarrowError, NarrowTerm, parse_narrow
@@ -41,7 +42,7 @@ def as_message_type(name: str, raw: str) -> str:
 def as_stream_indicator(name: str, raw: str) -> str | int:
     """Zulip's extract_stream_indicator: a name (raw or JSON), an id, or a one-item list."""
     try:
-        data = msgspec.json.decode(raw)
+        data = decode_json(raw)
     except msgspec.DecodeError:
         return raw
     if isinstance(data, list):
@@ -56,7 +57,7 @@ def as_stream_indicator(name: str, raw: str) -> str | int:
 def as_private_recipients(name: str, raw: str) -> list[str] | list[int]:
     """Zulip's extract_private_recipients: ids or emails, as JSON or comma-separated."""
     try:
-        data: object = msgspec.json.decode(raw)
+        data: object = decode_json(raw)
     except msgspec.DecodeError:
         data = raw
     if isinstance(data, str):

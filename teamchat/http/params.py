@@ -7,15 +7,18 @@ Zulip's own messages.
 
 from __future__ import annotations
 
+import email
 from collections.abc import Callable
 from typing import Any, TypeVar
 
 import msgspec
 from litestar import Request
-from litestar.datastructures import UploadFile
+from litestar.datastructures import FormMultiDict, UploadFile
 
 from teamchat.errors import RequestVariableMissingError, ZulipError
 from teamchat.lib.api_types import JsonDict
+from teamchat.lib.json_input import decode_json
+from teamchat.lib.limits import check_count, check_int_range
 
 T = TypeVar("T")
 Parser = Callable[[str, str], T]
@@ -37,7 +40,7 @@ class Params:
         files: dict[str, UploadFile] = {}
         content_type = request.headers.get("content-type", "")
         if content_type.startswith(("application/x-www-form-urlencoded", "multipart/form-data")):
-            form = await request.form()
+            form = await _read_form(request)
             for name, value in form.multi_items():
                 if isinstance(value, UploadFile):
                     files[name] = value
@@ -86,6 +89,36 @@ class Params:
         return response
 
 
+async def _read_form(request: Request[Any, Any, Any]) -> FormMultiDict:
+    """The parsed form; a multipart field that is not UTF-8 is a 400 naming that field."""
+    body = await request.body()  # cached: form() parses these bytes, and we may look again
+    try:
+        return await request.form()
+    except UnicodeDecodeError:
+        content_type = request.headers.get("content-type", "")
+        raise InvalidUtf8Error(undecodable_field(content_type, body)) from None
+
+
+def undecodable_field(content_type: str, body: bytes) -> str:
+    """The name of the first multipart field whose value is not UTF-8 ("" if none is)."""
+    head = f"Content-Type: {content_type}\r\n\r\n".encode("latin-1", "replace")
+    message = email.message_from_bytes(head + body)
+    for part in message.walk():
+        payload = part.get_payload(decode=True)
+        if not isinstance(payload, bytes):
+            continue
+        try:
+            payload.decode("utf-8")
+        except UnicodeDecodeError:
+            return str(part.get_param("name", "", header="content-disposition"))
+    return ""
+
+
+class InvalidUtf8Error(ZulipError):
+    def __init__(self, name: str) -> None:
+        super().__init__(f'Argument "{name}" is not valid UTF-8.')
+
+
 # -- parsers -------------------------------------------------------------------------------
 def as_str(name: str, raw: str) -> str:
     return raw
@@ -95,7 +128,7 @@ def as_json_str(name: str, raw: str) -> str:
     """A string that clients may send raw or JSON-encoded ("\"general\"")."""
     if raw.startswith('"'):
         try:
-            value = msgspec.json.decode(raw)
+            value = decode_json(raw)
         except msgspec.DecodeError:
             return raw
         if isinstance(value, str):
@@ -108,11 +141,7 @@ MAX_INT = 2**63 - 1
 
 
 def _in_range(name: str, value: int) -> int:
-    if value > MAX_INT:
-        raise ZulipError(f"{name} is too large")
-    if value < -MAX_INT:
-        raise ZulipError(f"{name} is too small")
-    return value
+    return check_int_range(name, value, MAX_INT)
 
 
 def as_int(name: str, raw: str) -> int:
@@ -135,7 +164,7 @@ def as_bool(name: str, raw: str) -> bool:
 
 def as_json(name: str, raw: str) -> object:
     try:
-        return msgspec.json.decode(raw)
+        return decode_json(raw)
     except msgspec.DecodeError:
         raise ZulipError(f'Argument "{name}" is not valid JSON.') from None
 
@@ -193,6 +222,17 @@ def as_int_in(*choices: int) -> Parser[int]:
         if value not in choices:
             raise ZulipError(f"Invalid {name}")
         return value
+
+    return parse
+
+
+def at_most(limit: int, parser: Parser[list[T]]) -> Parser[list[T]]:
+    """`parser`, refusing lists longer than `limit` (see lib/limits.py)."""
+
+    def parse(name: str, raw: str) -> list[T]:
+        items = parser(name, raw)
+        check_count(name, len(items), limit)
+        return items
 
     return parse
 

@@ -54,7 +54,7 @@ async def get_server_settings(
         realm_url=url,
         realm_name=org.name,
         realm_icon=realm_icon_url(org),
-        realm_description=org.description,
+        realm_description=org.rendered_description,
         realm_web_public_access_enabled=False,
     )
     return params.success(**fields_of(settings))

@@ -18,12 +18,16 @@ from teamchat.http.params import (
     as_json_list,
     as_str,
     as_str_list,
+    at_most,
     one_of,
 )
 from teamchat.http.routing import delete, get, patch, post
 from teamchat.http.urls import realm_url
+from teamchat.lib import limits
 from teamchat.lib.api_types import JsonDict
 from teamchat.lib.channels import CHANNEL_GROUP_SETTING_DEFAULTS, TOPICS_POLICIES
+from teamchat.lib.json_input import decode_json
+from teamchat.lib.limits import check_count
 from teamchat.lib.realm_settings import GroupSettingValue
 from teamchat.records import UserRow
 from teamchat.runtime import Runtime
@@ -33,7 +37,9 @@ RETENTION_SPECIAL = {"realm_default": None, "unlimited": -1}
 
 def as_channel_requests(name: str, raw: str) -> list[streams.ChannelRequest]:
     requests = []
-    for index, item in enumerate(as_json_list(name, raw)):
+    items = as_json_list(name, raw)
+    check_count(name, len(items), limits.MAX_CHANNELS_PER_REQUEST)
+    for index, item in enumerate(items):
         if not isinstance(item, dict):
             raise ZulipError(f"{name}[{index}] is not a dict")
         if not isinstance(item.get("name"), str):
@@ -51,6 +57,7 @@ def as_channel_requests(name: str, raw: str) -> list[streams.ChannelRequest]:
 
 def as_principals(name: str, raw: str) -> Principals:
     items = as_json_list(name, raw)
+    check_count(name, len(items), limits.MAX_USERS_PER_REQUEST)
     if all(isinstance(i, str) for i in items):
         return items  # type: ignore[return-value]
     if all(isinstance(i, int) and not isinstance(i, bool) for i in items):
@@ -144,10 +151,41 @@ async def subscribe(
 
 @delete("/users/me/subscriptions")
 async def unsubscribe(params: Params, user: UserRow, rt: Runtime) -> JsonDict:
-    names = params.required("subscriptions", as_str_list)
+    names = params.required("subscriptions", at_most(limits.MAX_CHANNELS_PER_REQUEST, as_str_list))
     principals = params.optional("principals", as_principals, None)
     result = await subscriptions.check_remove_subscriptions(rt, user, names, principals)
     return params.success(**result)
+
+
+@patch("/users/me/subscriptions")
+async def update_subscriptions(
+    request: Request[Any, Any, Any], params: Params, user: UserRow, rt: Runtime
+) -> JsonDict:
+    """Zulip's update_subscriptions_backend: subscribe to `add`, unsubscribe from `delete`."""
+    add: list[streams.ChannelRequest] = params.optional("add", as_channel_requests, [])
+    names: list[str] = params.optional(
+        "delete", at_most(limits.MAX_CHANNELS_PER_REQUEST, as_str_list), []
+    )
+    if not add and not names:
+        raise ZulipError('Nothing to do. Specify at least one of "add" or "delete".')
+    result: JsonDict = {"subscribed": {}, "already_subscribed": {}}
+    if add:
+        notify = streams.Notify(
+            announce=False, send_new_subscription_messages=True, realm_url=realm_url(request, rt)
+        )
+        result |= await streams.check_add_subscriptions(
+            rt,
+            user,
+            add,
+            streams.CreateOptions(),
+            principals=None,
+            authorization_errors_fatal=True,
+            notify=notify,
+        )
+    removed: JsonDict = {"removed": [], "not_removed": []}
+    if names:
+        removed = await subscriptions.check_remove_subscriptions(rt, user, names, None)
+    return params.success(**result, **removed)
 
 
 @get("/users/me/subscriptions")
@@ -183,7 +221,7 @@ async def update_subscription_properties(params: Params, user: UserRow, rt: Runt
 
 def as_bool_or_str(name: str, raw: str) -> object:
     try:
-        value = msgspec.json.decode(raw)
+        value = decode_json(raw)
     except msgspec.DecodeError:
         return raw
     return value if isinstance(value, bool | str) else raw

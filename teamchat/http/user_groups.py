@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 from teamchat.actions.org import group_settings, user_group_edit, user_group_members, user_groups
-from teamchat.http.params import Params, as_bool, as_int_list, as_json, as_str
+from teamchat.http.params import Params, as_bool, as_int_list, as_json, as_str, at_most
 from teamchat.http.routing import get, patch, post
+from teamchat.lib import limits
 from teamchat.lib.api_types import JsonDict
 from teamchat.lib.group_permissions import USER_GROUP_PERMISSIONS
 from teamchat.lib.realm_settings import GroupSettingValue
@@ -27,12 +28,16 @@ async def get_user_groups(params: Params, user: UserRow, rt: Runtime) -> JsonDic
     return params.success(user_groups=groups)
 
 
+# Users or subgroups named in one request (see lib/limits.py).
+_users = at_most(limits.MAX_USERS_PER_REQUEST, as_int_list)
+
+
 @post("/user_groups/create")
 async def create_user_group(params: Params, user: UserRow, rt: Runtime) -> JsonDict:
     name = params.required("name", as_str)
     description = params.required("description", as_str)
-    members = params.required("members", as_int_list)
-    subgroups: list[int] = params.optional("subgroups", as_int_list, [])
+    members = params.required("members", _users)
+    subgroups: list[int] = params.optional("subgroups", _users, [])
     settings = {
         setting: params.required(setting, as_group_setting_value)
         for setting in USER_GROUP_PERMISSIONS
@@ -79,10 +84,10 @@ async def update_user_group_members(
         rt,
         user,
         user_group_id,
-        add=params.optional("add", as_int_list, []),
-        delete=params.optional("delete", as_int_list, []),
-        add_subgroups=params.optional("add_subgroups", as_int_list, []),
-        delete_subgroups=params.optional("delete_subgroups", as_int_list, []),
+        add=params.optional("add", _users, []),
+        delete=params.optional("delete", _users, []),
+        add_subgroups=params.optional("add_subgroups", _users, []),
+        delete_subgroups=params.optional("delete_subgroups", _users, []),
     )
     return params.success()
 
@@ -95,8 +100,8 @@ async def update_user_group_subgroups(
         rt,
         user,
         user_group_id,
-        add_subgroups=params.optional("add", as_int_list, []),
-        delete_subgroups=params.optional("delete", as_int_list, []),
+        add_subgroups=params.optional("add", _users, []),
+        delete_subgroups=params.optional("delete", _users, []),
         nothing_to_do='Nothing to do. Specify at least one of "add" or "delete".',
     )
     return params.success()

@@ -6,7 +6,6 @@ Pure functions over rows; the actions fetch what these need.
 from __future__ import annotations
 
 import re
-import unicodedata
 from collections.abc import Collection, Mapping
 
 import msgspec
@@ -21,6 +20,7 @@ from teamchat.lib.channel_types import (
     SubscriptionObject,
 )
 from teamchat.lib.realm_settings import GroupSettingValue
+from teamchat.lib.text import first_unprintable
 from teamchat.records import StreamRow, SubscriptionRow
 
 MAX_NAME_LENGTH = 60
@@ -84,16 +84,6 @@ def check_stream_name(name: str) -> None:
     position = first_unprintable(name)
     if position is not None:
         raise ZulipError(f"Invalid character in channel name, at position {position}.")
-
-
-def first_unprintable(text: str) -> int | None:
-    """1-based position of the first control/surrogate/non-character, or None."""
-    for index, char in enumerate(text):
-        code = ord(char)
-        noncharacter = 0xFDD0 <= code <= 0xFDEF or (code & 0xFFFE) == 0xFFFE
-        if unicodedata.category(char) in ("Cc", "Cs") or noncharacter:
-            return index + 1
-    return None
 
 
 def normalize_color(name: str, value: object) -> str:

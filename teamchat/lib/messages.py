@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 
 from teamchat.errors import ZulipError
-from teamchat.lib.channels import first_unprintable
+from teamchat.lib.text import first_unprintable
 
 MAX_MESSAGE_LENGTH = 10000
 MAX_TOPIC_LENGTH = 60

@@ -17,6 +17,9 @@ OPERATOR_ALIASES = {
     "subject": "topic",
 }
 IS_OPERAND_ALIASES = {"private": "dm"}
+# Each term becomes SQL conditions; SQLite refuses expression trees about 1,000 deep, and no
+# search a person types has more than a handful of terms.
+MAX_NARROW_TERMS = 100
 
 
 class NarrowTerm(msgspec.Struct, frozen=True):
@@ -33,6 +36,8 @@ def parse_narrow(value: object) -> tuple[NarrowTerm, ...]:
     """Terms from a decoded JSON narrow in either wire form."""
     if not isinstance(value, list):
         raise BadNarrowError("narrow is not a list")
+    if len(value) > MAX_NARROW_TERMS:
+        raise BadNarrowError(f"narrow has too many terms (at most {MAX_NARROW_TERMS})")
     terms = []
     operator: object
     for element in value:

@@ -6,6 +6,8 @@ import re
 from collections.abc import Mapping
 from datetime import datetime
 
+from teamchat.lib.text import first_unprintable
+
 SHORT_TEXT, LONG_TEXT, SELECT, DATE, URL, USER, EXTERNAL_ACCOUNT, PRONOUNS = range(1, 9)
 
 # id -> (key in `custom_profile_field_types`, display name).
@@ -134,6 +136,9 @@ def value_problem(
         limit = 0
     if limit and len(value) > limit:
         return f"{field_name} is too long (limit: {limit} characters)"
+    position = first_unprintable(value, multiline=field_type == LONG_TEXT)
+    if position is not None:
+        return f"Invalid character in {field_name}, at position {position}!"
     if field_type == DATE and not _is_date(value):
         return f"{field_name} is not a date"
     if field_type == URL and not is_url(value):

@@ -11,6 +11,9 @@ from collections.abc import Callable
 import msgspec
 
 from teamchat.errors import ZulipError
+from teamchat.lib.json_input import decode_json
+from teamchat.lib.limits import check_int_range
+from teamchat.lib.text import check_text
 
 MAX_REALM_NAME_CHARS = 40
 MAX_REALM_DESCRIPTION_CHARS = 1000
@@ -167,7 +170,7 @@ def decode(name: str, raw: str) -> object:
     if name in STRING_PROPERTIES:
         return raw
     try:
-        return msgspec.json.decode(raw)
+        return decode_json(raw)
     except msgspec.DecodeError:
         if name in STRING_OR_JSON:
             return raw
@@ -184,19 +187,27 @@ def _check_bool(name: str, value: object) -> bool:
     return value
 
 
+# zulip-compat: Zulip stores realm integers in PostgreSQL integer columns (32-bit signed).
+MAX_SETTING_INT = 2**31 - 1
+
+
+def _bounded(name: str, value: int) -> int:
+    return check_int_range(name, value, MAX_SETTING_INT)
+
+
 def _check_int(name: str, value: object) -> int:
     if not _is_int(value):
         raise ZulipError(f"{name} is not an integer")
     assert isinstance(value, int)
-    return value
+    return _bounded(name, value)
 
 
-def _check_str(name: str, value: object, max_chars: int | None = None) -> str:
+def _check_str(
+    name: str, value: object, max_chars: int | None = None, *, multiline: bool = False
+) -> str:
     if not isinstance(value, str):
         raise ZulipError(f"{name} is not a string")
-    if max_chars is not None and len(value) > max_chars:
-        raise ZulipError(f"{name} is too long (limit: {max_chars} characters)")
-    return value
+    return check_text(name, value, max_chars=max_chars, multiline=multiline)
 
 
 def _check_time_limit(name: str, value: object) -> int | None:
@@ -206,7 +217,7 @@ def _check_time_limit(name: str, value: object) -> int | None:
     if not _is_int(value) or value <= 0:  # type: ignore[operator]
         raise ZulipError(f"Bad value for '{name}': {value}")
     assert isinstance(value, int)
-    return value
+    return _bounded(name, value)
 
 
 def _check_in(name: str, value: int, allowed: object, message: str | None = None) -> int:
@@ -221,7 +232,7 @@ def _check_retention(name: str, value: object) -> int:
     if not _is_int(value) or value <= 0:  # type: ignore[operator]
         raise ZulipError(f"Bad value for '{name}': {value}")
     assert isinstance(value, int)
-    return value
+    return _bounded(name, value)
 
 
 def _check_jitsi(name: str, value: object) -> str | None:
@@ -266,9 +277,9 @@ def _check_name(name: str, value: object) -> str:
 
 _SPECIAL: dict[str, Callable[[str, object], object]] = {
     "name": _check_name,
-    "description": lambda n, v: _check_str(n, v, MAX_REALM_DESCRIPTION_CHARS),
+    "description": lambda n, v: _check_str(n, v, MAX_REALM_DESCRIPTION_CHARS, multiline=True),
     "welcome_message_custom_text": lambda n, v: _check_str(
-        n, v, MAX_WELCOME_MESSAGE_CUSTOM_TEXT_CHARS
+        n, v, MAX_WELCOME_MESSAGE_CUSTOM_TEXT_CHARS, multiline=True
     ),
     "default_code_block_language": _check_str,
     "default_language": _check_language,

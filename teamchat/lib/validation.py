@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 
 from teamchat.errors import ZulipError
+from teamchat.lib.text import check_text, first_unprintable
 
 # Django's EmailValidator in spirit: a local part, then a dotted domain or "localhost".
 _EMAIL_RE = re.compile(
@@ -24,16 +25,15 @@ def full_name_problem(full_name: str) -> str | None:
         return "Name too short!"
     if len(full_name) > MAX_NAME_CHARS:
         return "Name too long!"
-    if any(ch in full_name for ch in '*`\\>"@') or any(ord(ch) < 32 for ch in full_name):
+    if any(ch in full_name for ch in '*`\\>"@') or first_unprintable(full_name) is not None:
         return "Invalid characters in name!"
     return None
 
 
-def clean_text(name: str, value: str, limit: int) -> str:
-    """Zulip's StringConstraints(min_length=1, max_length, strip_whitespace=True)."""
+def clean_text(name: str, value: str, limit: int, *, multiline: bool = False) -> str:
+    """Zulip's StringConstraints(min_length=1, max_length, strip_whitespace=True), then the
+    one text check (no control characters; line breaks only when `multiline`)."""
     value = value.strip()
     if not value:
         raise ZulipError(f"{name} is too short.")
-    if len(value) > limit:
-        raise ZulipError(f"{name} is too long (limit: {limit} characters)")
-    return value
+    return check_text(name, value, max_chars=limit, multiline=multiline)

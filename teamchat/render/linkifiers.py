@@ -17,7 +17,7 @@ import re2  # type: ignore[import-untyped]
 import uritemplate
 
 from teamchat.render.context import Linkifier
-from teamchat.render.links import WEB_LINK_RE, url_to_a
+from teamchat.render.links import WEB_LINK_RE, sanitize_url, url_to_a
 from teamchat.render.md import CompiledInlineProcessor, MatchResult
 
 BEFORE_GROUP = "linkifier_before_match"
@@ -51,6 +51,13 @@ class CompiledLinkifier:
         """Expand the URL template with the named groups of a match."""
         values = {name: value for name, value in match.groupdict().items() if value is not None}
         return str(self.template.expand(values))
+
+
+# What a linkifier or playground URL template may start with: a web URL, or a path or fragment
+# on this server (Zulip's relative forms, e.g. "/#narrow/..."). Never a scheme taken from the
+# matched text (`{url}`), nor javascript:, data: and their kind.
+_SAFE_TEMPLATE_START = re.compile(r"(?i:https?://)|/|#")
+UNSAFE_URL_TEMPLATE = "URL template must start with http://, https://, / or #."
 
 
 def url_template_variables(url_template: str) -> list[str]:
@@ -96,6 +103,8 @@ def compile_linkifier(pattern: str, url_template: str) -> CompiledLinkifier:
         raise BadLinkifierError(
             f"Group {name!r} in linkifier pattern is not present in URL template."
         )
+    if not _SAFE_TEMPLATE_START.match(url_template):
+        raise BadLinkifierError(UNSAFE_URL_TEMPLATE)
     return CompiledLinkifier(regex=regex, template=uritemplate.URITemplate(url_template))
 
 
@@ -111,6 +120,8 @@ def validate_playground_template(url_template: str) -> None:
         raise BadPlaygroundTemplateError(
             '"code" should be the only variable present in the URL template'
         )
+    if not _SAFE_TEMPLATE_START.match(url_template):
+        raise BadPlaygroundTemplateError(UNSAFE_URL_TEMPLATE)
 
 
 def compiled_linkifiers(linkifiers: Sequence[Linkifier]) -> list[CompiledLinkifier]:
@@ -158,7 +169,9 @@ def _linkifier_topic_links(topic: str, linkifiers: Sequence[Linkifier]) -> list[
             # Step back over the character after the match: it may start the next one.
             pos = m.end() - len(m.groups()[-1] or "")
             pos = max(pos, m.start() + 1)
-            found.append(_TopicLink(linkifier.url_for(m), m.group(2), m.start(2), precedence))
+            url = sanitize_url(linkifier.url_for(m))
+            if url is not None:  # the expanded URL is checked like every link we make
+                found.append(_TopicLink(url, m.group(2), m.start(2), precedence))
     return found
 
 

@@ -7,7 +7,9 @@ import sqlite3
 from teamchat.records import RealmRow
 from teamchat.store.db import Conn, Tx
 
-_COLUMNS = "id, string_id, name, description, host, date_created, settings_json"
+_COLUMNS = (
+    "id, string_id, name, description, rendered_description, host, date_created, settings_json"
+)
 
 
 def _row(row: sqlite3.Row) -> RealmRow:
@@ -31,7 +33,10 @@ async def update_settings_json(tx: Tx, realm_id: int, settings_json: str) -> Non
     await tx.execute("UPDATE realm SET settings_json = ? WHERE id = ?", (settings_json, realm_id))
 
 
-async def update_name_description(tx: Tx, realm_id: int, *, name: str, description: str) -> None:
+async def update_name_description(
+    tx: Tx, realm_id: int, *, name: str, description: str, rendered_description: str
+) -> None:
     await tx.execute(
-        "UPDATE realm SET name = ?, description = ? WHERE id = ?", (name, description, realm_id)
+        "UPDATE realm SET name = ?, description = ?, rendered_description = ? WHERE id = ?",
+        (name, description, rendered_description, realm_id),
     )

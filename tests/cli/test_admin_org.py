@@ -50,7 +50,7 @@ def test_realm_show_and_set(server: ServerProcess, owner: Api) -> None:
     cli(server.db, "admin", "realm", "set", "can_mention_many_users_group", "role:moderators")
     cli(server.db, "admin", "realm", "set", "message_content_edit_limit_seconds", '"unlimited"')
     state = owner.ok("POST", "/register", fetch_event_types=["realm"])
-    assert state["realm_description"] == "Set from the shell"
+    assert state["realm_description"] == "<p>Set from the shell</p>"
     assert state["realm_message_content_edit_limit_seconds"] is None
     shown = json.loads(cli(server.db, "admin", "realm", "show", "--json").stdout)
     assert shown["can_mention_many_users_group"] == "role:moderators"

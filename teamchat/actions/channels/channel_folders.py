@@ -26,6 +26,7 @@ from teamchat.events.types_org import (
     ChannelFolderReorderEvent,
     ChannelFolderUpdateEvent,
 )
+from teamchat.lib.text import check_text
 from teamchat.records import ChannelFolderRow, UserRow
 from teamchat.render.markdown import render_plain_markdown
 from teamchat.runtime import Runtime
@@ -62,10 +63,9 @@ async def _check_name(conn: Conn, name: str, folder_id: int | None = None) -> No
 
 
 def _check_description(description: str) -> str:
-    if len(description) > MAX_CHANNEL_FOLDER_DESCRIPTION_LENGTH:
-        raise ZulipError(
-            f"description is too long (limit: {MAX_CHANNEL_FOLDER_DESCRIPTION_LENGTH} characters)"
-        )
+    check_text(
+        "description", description, max_chars=MAX_CHANNEL_FOLDER_DESCRIPTION_LENGTH, multiline=True
+    )
     return render_plain_markdown(description) if description else ""
 
 

@@ -38,6 +38,7 @@ from teamchat.lib import channels as ch
 from teamchat.lib import realm_settings
 from teamchat.lib.api_types import JsonDict
 from teamchat.lib.realm_settings import GroupSettingValue
+from teamchat.lib.text import check_text
 from teamchat.records import StreamRow, UserRow
 from teamchat.runtime import Runtime
 from teamchat.store import realm as realm_store
@@ -152,10 +153,9 @@ async def _changed_fields(
 ) -> dict[str, Any]:
     fields: dict[str, Any] = {}
     if change.description is not None:
-        if len(change.description) > ch.MAX_DESCRIPTION_LENGTH:
-            raise ZulipError(
-                f"description is too long (limit: {ch.MAX_DESCRIPTION_LENGTH} characters)"
-            )
+        check_text(
+            "description", change.description, max_chars=ch.MAX_DESCRIPTION_LENGTH, multiline=True
+        )
         fields["description"] = change.description.replace("\n", " ")
         fields["rendered_description"] = await render_description(conn, user, fields["description"])
     if change.new_name is not None:

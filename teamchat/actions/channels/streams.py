@@ -21,7 +21,9 @@ from teamchat.lib import channels as ch
 from teamchat.lib import realm_settings
 from teamchat.lib import system_groups as sg
 from teamchat.lib.api_types import JsonDict
+from teamchat.lib.limits import check_subscription_count
 from teamchat.lib.realm_settings import GroupSettingValue
+from teamchat.lib.text import check_text
 from teamchat.records import RealmRow, StreamRow, UserRow
 from teamchat.runtime import Runtime
 from teamchat.store import channel_folders as folder_store
@@ -72,10 +74,9 @@ def normalize_requests(requests: Sequence[ChannelRequest]) -> list[ChannelReques
         ch.check_stream_name(name)
         description = request.description
         if description is not None:
-            if len(description) > ch.MAX_DESCRIPTION_LENGTH:
-                raise ZulipError(
-                    f"description is too long (limit: {ch.MAX_DESCRIPTION_LENGTH} characters)"
-                )
+            check_text(
+                "description", description, max_chars=ch.MAX_DESCRIPTION_LENGTH, multiline=True
+            )
             # zulip-compat: newlines in channel descriptions become spaces.
             description = description.replace("\n", " ")
         color = None if request.color is None else ch.normalize_color("add.color", request.color)
@@ -111,6 +112,7 @@ async def check_add_subscriptions(
         existing, missing = await _split_requests(conn, requests)
         if missing:
             await check_create(conn, realm, user, options)
+        check_subscription_count(len(requests), len(principals) if principals else 1)
         targets = await subs.access_principals(conn, principals) if principals else [user]
         others = any(target.id != user.id for target in targets)
         authorized, unauthorized = await _authorize_existing(conn, user, existing, others)

@@ -29,6 +29,7 @@ from teamchat.events.types_streams import (
 from teamchat.lib import channels as ch
 from teamchat.lib.api_types import JsonDict
 from teamchat.lib.channel_types import SubscriptionRef
+from teamchat.lib.limits import check_subscription_count
 from teamchat.records import StreamRow, UserRow
 from teamchat.runtime import Runtime
 from teamchat.store import realm as realm_store
@@ -150,6 +151,7 @@ async def check_remove_subscriptions(
 ) -> JsonDict:
     """DELETE /users/me/subscriptions: unsubscribe the user (or principals) from channels."""
     async with rt.db.read() as conn:
+        check_subscription_count(len(names), len(principals) if principals else 1)
         targets = await access_principals(conn, principals) if principals else [user]
         others = any(not controls(user, target) for target in targets)
         streams: list[StreamRow] = []

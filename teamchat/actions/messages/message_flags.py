@@ -187,7 +187,13 @@ async def check_mark_stream_as_read(
         ids = await flag_store.unread_ids_in(
             conn, user.id, stream.recipient_id, topic, limit=MAX_MESSAGES_PER_UPDATE * 20
         )
-    return await do_update_message_flags(rt, user, "add", "read", ids)
+    # Bounded transactions: a channel with 100,000 unread messages must not hold the writer
+    # for all of them at once (each batch sends its own update_message_flags event).
+    count = 0
+    for start in range(0, len(ids), MARK_ALL_BATCH):
+        batch = ids[start : start + MARK_ALL_BATCH]
+        count += await do_update_message_flags(rt, user, "add", "read", batch)
+    return count
 
 
 def _publish_to(rt: Runtime, tx: Tx, event: JsonDict, user_id: int) -> None:

@@ -39,7 +39,7 @@ def clean_title(value: str) -> str:
 
 
 def clean_content(value: str) -> str:
-    return clean_text("content", value, MAX_MESSAGE_LENGTH)
+    return clean_text("content", value, MAX_MESSAGE_LENGTH, multiline=True)
 
 
 async def get_saved_snippets(rt: Runtime, user: UserRow) -> list[SavedSnippetObject]:
@@ -60,8 +60,15 @@ async def do_create_saved_snippet(rt: Runtime, user: UserRow, title: str, conten
 async def do_edit_saved_snippet(
     rt: Runtime, user: UserRow, snippet_id: int, title: str | None, content: str | None
 ) -> None:
-    """Change the title and/or content; nothing to change sends nothing."""
+    """Change the title and/or content and send saved_snippets/update.
+
+    Nothing to change sends nothing (Zulip's early exit), but the snippet must still exist:
+    an unknown id is "Saved snippet does not exist." either way.
+    """
     if title is None and content is None:
+        async with rt.db.read() as conn:
+            if await snippet_store.get_snippet(conn, user.id, snippet_id) is None:
+                raise ResourceNotFoundError(NOT_FOUND)
         return
     async with rt.db.write() as tx:
         row = await snippet_store.get_snippet(tx, user.id, snippet_id)

@@ -19,6 +19,7 @@ from teamchat.actions.org.user_groups import require_member_or_admin
 from teamchat.errors import OrganizationOwnerRequiredError, ZulipError
 from teamchat.events.types_org import InvitesChangedEvent
 from teamchat.lib.realm_properties import MAX_WELCOME_MESSAGE_CUSTOM_TEXT_CHARS
+from teamchat.lib.text import check_text
 from teamchat.records import InvitationRow, RealmRow, Role, UserRow
 from teamchat.runtime import Runtime
 from teamchat.store import default_streams as default_store
@@ -26,8 +27,9 @@ from teamchat.store import invites as invite_store
 from teamchat.store.db import Conn, Tx
 
 SECS_PER_MINUTE = 60
-# Sentinel for "invite_expires_in_minutes was not sent": use the server's default.
-DEFAULT_EXPIRY: int = -1
+# Sentinel for "invite_expires_in_minutes was not sent": use the server's default. Outside the
+# range every integer parser accepts, so no client value (such as -1) can mean "default".
+DEFAULT_EXPIRY: int = -(2**63)
 
 
 class InvitationError(ZulipError):
@@ -124,10 +126,12 @@ async def check_options(
     """Validate channels, groups and role; return (expiry, welcome text to store)."""
     check_role(user, options.invite_as)
     text = options.welcome_message_custom_text
-    if text is not None and len(text) > MAX_WELCOME_MESSAGE_CUSTOM_TEXT_CHARS:
-        raise ZulipError(
-            "welcome_message_custom_text is too long "
-            f"(limit: {MAX_WELCOME_MESSAGE_CUSTOM_TEXT_CHARS} characters)"
+    if text is not None:
+        check_text(
+            "welcome_message_custom_text",
+            text,
+            max_chars=MAX_WELCOME_MESSAGE_CUSTOM_TEXT_CHARS,
+            multiline=True,
         )
     expiry = _expiry(rt, options.expires_in_minutes)
     await _check_streams(conn, user, options.stream_ids)

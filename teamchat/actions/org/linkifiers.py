@@ -12,7 +12,6 @@ import sqlite3
 import msgspec
 
 from teamchat.actions.org import permissions
-from teamchat.actions.org.realm_settings import property_event
 from teamchat.actions.org.user_group_edit import publish_to_active
 from teamchat.actions.state import StateContext, state_fetcher
 from teamchat.errors import ValidationFailureError, ZulipError
@@ -23,11 +22,14 @@ from teamchat.events.types_org import (
     RealmFiltersEvent,
     RealmLinkifiersEvent,
     RealmPlaygroundsEvent,
+    RealmUpdateEvent,
 )
 from teamchat.lib import realm_settings
+from teamchat.lib.text import check_text
 from teamchat.records import UserRow
 from teamchat.render.context import Linkifier
 from teamchat.render.linkifiers import (
+    UNSAFE_URL_TEMPLATE,
     BadLinkifierError,
     BadPlaygroundTemplateError,
     compile_linkifier,
@@ -53,12 +55,13 @@ def _check_not_blank(**fields: str) -> None:
 def _check_linkifier(pattern: str, url_template: str) -> None:
     """Zulip's RealmFilter validation, reported like its ValidationFailureError."""
     _check_not_blank(pattern=pattern, url_template=url_template)
+    check_text("pattern", pattern)
     try:
         compile_linkifier(pattern, url_template)
     except BadLinkifierError as error:
         message = str(error)
         field = "pattern" if message.startswith("Bad regular expression") else "__all__"
-        if message == "Invalid URL template.":
+        if message in ("Invalid URL template.", UNSAFE_URL_TEMPLATE):
             field = "url_template"
         raise ValidationFailureError(message, {field: [message]}) from None
 
@@ -180,6 +183,7 @@ async def check_add_playground(
         url_template.strip(),
     )
     _check_not_blank(name=name, pygments_language=pygments_language, url_template=url_template)
+    check_text("name", name)
     try:
         validate_playground_template(url_template)
     except BadPlaygroundTemplateError as error:
@@ -216,7 +220,7 @@ async def check_remove_playground(rt: Runtime, user: UserRow, playground_id: int
             await realm_store.update_settings_json(
                 tx, realm.id, msgspec.json.encode(stored).decode()
             )
-            events.append(property_event("default_code_block_language", ""))
+            events.append(RealmUpdateEvent(property="default_code_block_language", value=""))
         await linkifier_store.delete_playground(tx, playground_id)
         events.append(RealmPlaygroundsEvent(realm_playgrounds=await playground_objects(tx)))
         await publish_to_active(rt, tx, events)

@@ -13,6 +13,7 @@ import msgspec
 
 from teamchat import store
 from teamchat.actions.channels.channel_access import access_stream_by_id
+from teamchat.actions.messages.message_common import render
 from teamchat.actions.org import group_settings, permissions
 from teamchat.actions.org.user_group_edit import publish_to_active
 from teamchat.actions.org.user_groups import system_group_members
@@ -71,7 +72,18 @@ async def check_update_realm(
         # zulip-compat: the old boolean maps onto the visibility policy.
         allowed = values.pop("allow_edit_history")
         values.setdefault("message_edit_history_visibility_policy", "all" if allowed else "none")
-    return await do_update_realm(rt, user, values, groups)
+    rendered = None
+    if isinstance(values.get("description"), str):
+        rendered = await render_realm_description(rt, user, values["description"])  # type: ignore[arg-type]
+    return await do_update_realm(rt, user, values, groups, rendered_description=rendered)
+
+
+async def render_realm_description(rt: Runtime, user: UserRow, description: str) -> str:
+    """The organization description as sanitized HTML (Zulip-flavoured Markdown)."""
+    if not description:
+        return ""
+    async with rt.db.read() as conn:
+        return (await render(conn, user, description, "")).html
 
 
 async def _access_channel(tx: Tx, user: UserRow, stream_id: int) -> None:
@@ -118,8 +130,13 @@ async def do_update_realm(
     user: UserRow,
     values: Mapping[str, object],
     groups: Mapping[str, group_settings.GroupSettingChange],
+    *,
+    rendered_description: str | None = None,
 ) -> dict[str, object]:
-    """Store every changed value in one transaction and announce each change."""
+    """Store every changed value in one transaction and announce each change.
+
+    A new `description` comes with its `rendered_description` (rendered before the write).
+    """
     now = rt.now()
     async with rt.db.write() as tx:
         realm = await store.realm.get_realm(tx)
@@ -129,7 +146,11 @@ async def do_update_realm(
         full_before = (await system_group_members(tx, now))[sg.FULL_MEMBERS]
         data: dict[str, object] = {}
         events: list[Event] = []
-        columns = {"name": realm.name, "description": realm.description}
+        columns = {
+            "name": realm.name,
+            "description": realm.description,
+            "rendered_description": realm.rendered_description,
+        }
         for name, value in values.items():
             if value == current_value(realm, settings, name):
                 continue
@@ -142,6 +163,11 @@ async def do_update_realm(
                 if name == "topics_policy":
                     stored["mandatory_topics"] = value == "disable_empty_topic"
             data[name] = "updated" if isinstance(value, str) else value
+            if name == "description":
+                # zulip-compat: register's realm_description is the rendered HTML (SPEC), so
+                # the event carries that form too: applying it reaches the fetched state.
+                assert rendered_description is not None
+                columns["rendered_description"] = value = rendered_description
             events.append(property_event(name, value))
         events += await _change_groups(tx, realm, groups, stored, data)
         await store.realm.update_settings_json(tx, realm.id, msgspec.json.encode(stored).decode())

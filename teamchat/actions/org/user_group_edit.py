@@ -31,12 +31,14 @@ from teamchat.events.types_org import (
 from teamchat.lib import system_groups as sg
 from teamchat.lib.group_permissions import GROUP_CREATOR, USER_GROUP_PERMISSIONS
 from teamchat.lib.realm_settings import GroupSettingValue
+from teamchat.lib.text import check_text
 from teamchat.records import UserGroupRow, UserRow
 from teamchat.runtime import Runtime
 from teamchat.store import user_groups as group_store
 from teamchat.store.db import Conn, Tx
 
 MAX_GROUP_NAME_CHARS = 100
+MAX_GROUP_DESCRIPTION_CHARS = 1024  # zulip-compat: UserGroup.MAX_DESCRIPTION_LENGTH
 INVALID_NAME_PREFIXES = ("@", "role:", "user:", "stream:", "channel:")
 
 
@@ -46,10 +48,17 @@ def check_group_name(name: str) -> str:
         raise ZulipError("User group name can't be empty!")
     if len(name) > MAX_GROUP_NAME_CHARS:
         raise ZulipError(f"User group name cannot exceed {MAX_GROUP_NAME_CHARS} characters.")
+    check_text("name", name)
     for prefix in INVALID_NAME_PREFIXES:
         if name.startswith(prefix):
             raise ZulipError(f"User group name cannot start with '{prefix}'.")
     return name
+
+
+def check_group_description(description: str) -> str:
+    return check_text(
+        "description", description, max_chars=MAX_GROUP_DESCRIPTION_CHARS, multiline=True
+    )
 
 
 async def publish_to_active(
@@ -148,6 +157,7 @@ async def do_create_user_group(
     """POST /user_groups/create: sends user_group/add, then add_subgroups when given."""
     require_member_or_admin(user)
     check_group_name(name)
+    check_group_description(description)
     now = rt.now()
     async with rt.db.write() as tx:
         realm = await store.realm.get_realm(tx)
@@ -200,6 +210,8 @@ async def do_update_user_group(
     if name is None and description is None and deactivated is None and not settings:
         raise ZulipError("No new data supplied")
     require_member_or_admin(user)
+    if description is not None:
+        check_group_description(description)
     now = rt.now()
     async with rt.db.write() as tx:
         group = await access_group_for_update(

@@ -6,8 +6,8 @@ Message sending reads them (store.alert_words.words_by_user) to set `has_alert_w
 from __future__ import annotations
 
 from teamchat.actions.state import StateContext, state_fetcher
-from teamchat.errors import ZulipError
 from teamchat.events.types_people import AlertWordsEvent
+from teamchat.lib.text import check_text
 from teamchat.records import UserRow
 from teamchat.runtime import Runtime
 from teamchat.store import alert_words as words_store
@@ -29,10 +29,7 @@ async def get_alert_words(rt: Runtime, user: UserRow) -> list[str]:
 def clean_alert_words(words: list[str]) -> list[str]:
     """Strip, drop empty words; each may be at most 100 characters (Zulip's limits)."""
     for index, word in enumerate(words):
-        if len(word) > MAX_ALERT_WORD_CHARS:
-            raise ZulipError(
-                f"alert_words[{index}] is too long (limit: {MAX_ALERT_WORD_CHARS} characters)"
-            )
+        check_text(f"alert_words[{index}]", word, max_chars=MAX_ALERT_WORD_CHARS)
     return [word.strip() for word in words if word.strip()]
 
 

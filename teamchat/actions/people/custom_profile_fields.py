@@ -18,6 +18,7 @@ from teamchat.actions.state import StateContext, state_fetcher
 from teamchat.errors import ZulipError
 from teamchat.events.types_people import CustomProfileFieldObject, CustomProfileFieldsEvent
 from teamchat.lib import profile_fields as pf
+from teamchat.lib.text import check_text
 from teamchat.records import CustomProfileFieldRow, UserRow
 from teamchat.runtime import Runtime
 from teamchat.store import custom_profile_fields as fields_store
@@ -91,10 +92,8 @@ def _check_field(field: CustomProfileFieldRow, field_data: dict[str, object]) ->
     if not pf.is_default_external_account(field.field_type, field_data):
         if not field.name.strip():
             raise ZulipError("Label cannot be blank.")
-        if len(field.hint) > pf.HINT_MAX_CHARS:
-            raise ZulipError(f"hint is too long (limit: {pf.HINT_MAX_CHARS} characters)")
-        if len(field.name) > pf.NAME_MAX_CHARS:
-            raise ZulipError(f"name is too long (limit: {pf.NAME_MAX_CHARS} characters)")
+        check_text("hint", field.hint, max_chars=pf.HINT_MAX_CHARS)
+        check_text("name", field.name, max_chars=pf.NAME_MAX_CHARS)
     if field.field_type not in pf.FIELD_TYPES:
         raise ZulipError("Invalid field type.")
     if field.display_in_profile_summary and field.field_type in pf.NOT_IN_PROFILE_SUMMARY:

@@ -23,6 +23,7 @@ from teamchat.errors import ZulipError
 from teamchat.events.types_people import UserStatusEvent
 from teamchat.lib import user_settings
 from teamchat.lib.api_types import JsonDict
+from teamchat.lib.text import check_text
 from teamchat.records import UserRow, UserStatusRow
 from teamchat.runtime import Runtime
 from teamchat.store import user_status as status_store
@@ -93,9 +94,9 @@ async def check_status_values(
     status_text, emoji_name = request.status_text, request.emoji_name
     emoji_code, reaction_type = request.emoji_code, request.reaction_type
     if status_text is not None:
-        status_text = status_text.strip()
-        if len(status_text) > MAX_STATUS_TEXT_CHARS:
-            raise ZulipError(f"status_text is too long (limit: {MAX_STATUS_TEXT_CHARS} characters)")
+        status_text = check_text(
+            "status_text", status_text.strip(), max_chars=MAX_STATUS_TEXT_CHARS
+        )
     # Checked before "no new values" (Zulip checks after), so a lone emoji_code or
     # reaction_type gets the message that names the missing emoji_name.
     if emoji_name is None and (emoji_code or reaction_type):
