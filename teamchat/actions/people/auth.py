@@ -13,6 +13,7 @@ from teamchat.errors import (
     UserDeactivatedError,
 )
 from teamchat.lib.passwords import hash_password, verify_password
+from teamchat.lib.ratelimit import RateLimiter
 from teamchat.records import UserRow
 from teamchat.runtime import Runtime
 
@@ -40,18 +41,36 @@ def check_api_rate_limit(rt: Runtime, user: UserRow) -> None:
     rt.api_limiter.hit(key)
 
 
-async def fetch_api_key(rt: Runtime, username: str, password: str) -> UserRow:
-    """Check a password log-in; repeated failures for one username are rate limited."""
-    limit_key = username.strip().lower()
-    retry_after = rt.auth_limiter.retry_after(limit_key)
+def login_limit_key(user: UserRow | None, username: str) -> str:
+    """The failure counter a password guess counts against: the account it names, whatever
+    alias was typed, else the unknown username as typed (stripped, casefolded)."""
+    if user is not None:
+        return f"user:{user.id}"
+    return "name:" + username.strip().casefold()
+
+
+def _raise_if_limited(limiter: RateLimiter, key: str) -> None:
+    retry_after = limiter.retry_after(key)
     if retry_after is not None:
         raise RateLimitedError(retry_after)
+
+
+async def fetch_api_key(rt: Runtime, username: str, password: str, client_ip: str) -> UserRow:
+    """Check a password log-in.
+
+    Failures are limited per account (or unknown username) and per client IP across
+    usernames; a limited account is refused even with the right password.
+    """
+    _raise_if_limited(rt.login_ip_limiter, client_ip)
     async with rt.db.read() as conn:
         user = await find_user_by_email(conn, username.strip())
+    account_key = login_limit_key(user, username)
+    _raise_if_limited(rt.auth_limiter, account_key)
     password_hash = user.password_hash if user is not None else _DUMMY_HASH
     matches = await asyncio.to_thread(verify_password, password_hash, password)
     if user is None or not matches:
-        rt.auth_limiter.hit(limit_key)
+        rt.auth_limiter.hit(account_key)
+        rt.login_ip_limiter.hit(client_ip)
         raise AuthenticationFailedError()
     if not user.is_active:
         raise UserDeactivatedError()
