@@ -6,7 +6,9 @@ goes through one helper; these tests attack each route with an SVG carrying a sc
 
 from __future__ import annotations
 
+import ast
 import sqlite3
+from pathlib import Path
 
 import httpx
 
@@ -167,3 +169,17 @@ def test_content_disposition_names_follow_rfc_6266() -> None:
     header = content_disposition(False, 'a"b\\c\r\nd.txt')
     assert "\r" not in header and "\n" not in header
     assert header.startswith("attachment; filename=\"a_b_c__d.txt\"; filename*=UTF-8''a%22b")
+
+
+def test_only_the_helper_builds_responses_from_user_bytes() -> None:
+    """A route serving stored bytes must go through http/user_content.py, not build its own."""
+    http_dir = Path(__file__).parent.parent / "teamchat" / "http"
+    builders = {
+        path.name
+        for path in http_dir.glob("*.py")
+        for node in ast.walk(ast.parse(path.read_text()))
+        if isinstance(node, ast.Call)
+        and isinstance(node.func, ast.Name)
+        and node.func.id in {"Stream", "File", "ASGIStreamingResponse"}
+    }
+    assert builders == {"user_content.py"}
