@@ -332,3 +332,38 @@ class SavedSnippetRow(msgspec.Struct, frozen=True, kw_only=True):
     title: str
     content: str
     date_created: int
+
+
+class NavigationViewRow(msgspec.Struct, frozen=True, kw_only=True):
+    user_id: int
+    fragment: str
+    is_pinned: bool
+    name: str | None
+
+
+class SubmessageRow(msgspec.Struct, frozen=True, kw_only=True):
+    id: int
+    message_id: int
+    sender_id: int
+    msg_type: str
+    content: str
+
+
+class ScheduledMessageRow(msgspec.Struct, frozen=True, kw_only=True):
+    id: int
+    sender_id: int
+    delivery_type: str  # "send_later" or "remind"
+    recipient_type: str  # "stream" or "private"
+    stream_id: int | None
+    to_user_ids: list[int]
+    topic: str
+    content: str
+    rendered_content: str
+    scheduled_timestamp: int
+    read_by_sender: bool
+    client: str
+    failed: bool
+    failure_message: str | None
+    reminder_target_message_id: int | None
+    reminder_note: str | None
+    realm_url: str

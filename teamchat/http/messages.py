@@ -7,7 +7,13 @@ from typing import Any
 import msgspec
 from litestar import Request
 
-from teamchat.actions.messages import message_common, message_fetch, message_send, message_state
+from teamchat.actions.messages import (
+    message_common,
+    message_fetch,
+    message_send,
+    message_state,
+    reports,
+)
 from teamchat.errors import RequestVariableMissingError, ZulipError
 from teamchat.http.params import Params, as_bool, as_int, as_int_list, as_json, as_str
 from teamchat.http.routing import get, post
@@ -98,6 +104,7 @@ async def send_message(
             queue_id=queue_id,
             local_id=local_id,
             read_by_sender=params.optional("read_by_sender", as_bool, None),
+            widget_content=params.optional("widget_content", as_str, None),
         ),
     )
     if sent.automatic_new_visibility_policy is not None:
@@ -173,3 +180,15 @@ async def render_message(
     content = params.required("content", as_str)
     rendered = await message_common.render_preview(rt, user, content, realm_url(request, rt))
     return params.success(rendered=rendered)
+
+
+@post("/messages/{message_id:int}/report")
+async def report_message(
+    message_id: int, request: Request[Any, Any, Any], params: Params, user: UserRow, rt: Runtime
+) -> JsonDict:
+    report_type = params.required("report_type", as_str)
+    description = params.optional("description", as_str, "")
+    await reports.check_report_message(
+        rt, user, message_id, report_type, description, realm_url(request, rt)
+    )
+    return params.success()

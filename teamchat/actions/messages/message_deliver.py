@@ -27,12 +27,20 @@ from teamchat.lib import flags as fl
 from teamchat.lib import user_settings, wire
 from teamchat.lib.api_types import JsonDict
 from teamchat.lib.message_wire import MessageExtras, message_dict
-from teamchat.records import EmailVisibility, MessageRow, RealmRow, StreamRow, UserRow
+from teamchat.records import (
+    EmailVisibility,
+    MessageRow,
+    RealmRow,
+    StreamRow,
+    SubmessageRow,
+    UserRow,
+)
 from teamchat.render.markdown import Rendered
 from teamchat.runtime import Runtime
 from teamchat.store import message_context as context_store
 from teamchat.store import messages as message_store
 from teamchat.store import streams as stream_store
+from teamchat.store import submessages as submessage_store
 from teamchat.store import subscriptions as sub_store
 from teamchat.store import user_topics as user_topic_store
 from teamchat.store import users as user_store
@@ -54,6 +62,8 @@ class Draft(msgspec.Struct, kw_only=True):
     read_by_sender: bool
     queue_id: str | None = None
     local_id: str | None = None
+    # The widget submessage's content ({widget_type, extra_data}) for /poll, /todo, zform.
+    widget: JsonDict | None = None
 
 
 class SentMessage(msgspec.Struct, kw_only=True):
@@ -97,11 +107,17 @@ async def do_send_message(
         flags = await _recipient_flags(tx, sender, draft, recipient_id)
         await message_store.insert_user_messages(tx, message_id, flags)
         await link_attachments(rt, tx, sender, message_id, now, draft.rendered.attachment_path_ids)
+        submessages = []
+        if draft.widget is not None:
+            content = msgspec.json.encode(draft.widget).decode()
+            submessages.append(
+                await submessage_store.insert(tx, message_id, sender.id, "widget", content)
+            )
         policy = None
         if stream is not None:
             await _channel_bookkeeping(rt, tx, stream, message_id, now)
             policy = await _automatic_policies(rt, tx, sender, stream, draft, row)
-        await _publish_message(rt, tx, realm, sender, row, draft, flags)
+        await _publish_message(rt, tx, realm, sender, row, draft, flags, submessages)
     return SentMessage(id=message_id, automatic_new_visibility_policy=policy)
 
 
@@ -242,6 +258,7 @@ async def _publish_message(
     row: MessageRow,
     draft: Draft,
     flags: dict[int, int],
+    submessages: list[SubmessageRow],
 ) -> None:
     extras = MessageExtras(
         sender=sender,
@@ -250,6 +267,7 @@ async def _publish_message(
         if draft.stream is None
         else [],
         topic_links=await links_for_topic(tx, row.topic) if draft.stream else [],
+        submessages=submessages,
     )
     event: JsonDict = {
         "type": "message",
