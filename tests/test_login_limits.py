@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import sqlite3
 
+from teamchat.actions.people.auth import client_limit_key
 from teamchat.lib.ratelimit import SWEEP_AT_KEYS, RateLimiter
 from tests.conftest import TEST_PASSWORD, unique_email
 from tests.support.api import Api, assert_error, assert_success
@@ -119,3 +120,12 @@ def test_rate_limiter_forgets_idle_keys_when_it_grows() -> None:
     now[0] = 11.0
     limiter.hit("late")
     assert len(limiter._hits) == 1
+
+
+def test_client_key_groups_an_ipv6_network_and_unmaps_ipv4() -> None:
+    assert client_limit_key("203.0.113.7") == "203.0.113.7"
+    assert client_limit_key("2001:db8:1:2:aaaa::1") == client_limit_key("2001:db8:1:2:bbbb::9")
+    assert client_limit_key("2001:db8:1:2::1") == "2001:db8:1:2::/64"
+    assert client_limit_key("2001:db8:1:3::1") != client_limit_key("2001:db8:1:2::1")
+    assert client_limit_key("::ffff:203.0.113.7") == "203.0.113.7"
+    assert client_limit_key("testclient") == "testclient"

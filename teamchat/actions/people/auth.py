@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import hmac
+import ipaddress
 
 from teamchat.actions.people.users import find_user_by_email
 from teamchat.errors import (
@@ -49,6 +50,20 @@ def login_limit_key(user: UserRow | None, username: str) -> str:
     return "name:" + username.strip().casefold()
 
 
+def client_limit_key(client_ip: str) -> str:
+    """The per-client failure counter: the IPv4 address, or the IPv6 /64 (one subscriber's
+    network, whose addresses an attacker can rotate through freely)."""
+    try:
+        address = ipaddress.ip_address(client_ip)
+    except ValueError:
+        return client_ip
+    if isinstance(address, ipaddress.IPv6Address):
+        if address.ipv4_mapped is not None:
+            return str(address.ipv4_mapped)
+        return str(ipaddress.ip_network(f"{address}/64", strict=False))
+    return str(address)
+
+
 def _raise_if_limited(limiter: RateLimiter, key: str) -> None:
     retry_after = limiter.retry_after(key)
     if retry_after is not None:
@@ -61,7 +76,8 @@ async def fetch_api_key(rt: Runtime, username: str, password: str, client_ip: st
     Failures are limited per account (or unknown username) and per client IP across
     usernames; a limited account is refused even with the right password.
     """
-    _raise_if_limited(rt.login_ip_limiter, client_ip)
+    client_key = client_limit_key(client_ip)
+    _raise_if_limited(rt.login_ip_limiter, client_key)
     async with rt.db.read() as conn:
         user = await find_user_by_email(conn, username.strip())
     account_key = login_limit_key(user, username)
@@ -70,7 +86,7 @@ async def fetch_api_key(rt: Runtime, username: str, password: str, client_ip: st
     matches = await asyncio.to_thread(verify_password, password_hash, password)
     if user is None or not matches:
         rt.auth_limiter.hit(account_key)
-        rt.login_ip_limiter.hit(client_ip)
+        rt.login_ip_limiter.hit(client_key)
         raise AuthenticationFailedError()
     if not user.is_active:
         raise UserDeactivatedError()
