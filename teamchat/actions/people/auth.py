@@ -20,6 +20,7 @@ from teamchat.runtime import Runtime
 
 # Verified against when the username is unknown, so both failures cost the same time.
 _DUMMY_HASH = hash_password("not-a-real-password")
+_MAX_USERNAME_KEY_CHARS = 256
 
 
 async def authenticate_api_key(rt: Runtime, username: str, api_key: str) -> UserRow:
@@ -36,9 +37,7 @@ async def authenticate_api_key(rt: Runtime, username: str, api_key: str) -> User
 
 def check_api_rate_limit(rt: Runtime, user: UserRow) -> None:
     key = str(user.id)
-    retry_after = rt.api_limiter.retry_after(key)
-    if retry_after is not None:
-        raise RateLimitedError(retry_after)
+    _raise_if_limited(rt.api_limiter, key)
     rt.api_limiter.hit(key)
 
 
@@ -47,7 +46,8 @@ def login_limit_key(user: UserRow | None, username: str) -> str:
     alias was typed, else the unknown username as typed (stripped, casefolded)."""
     if user is not None:
         return f"user:{user.id}"
-    return "name:" + username.strip().casefold()
+    # No email is longer than 254 characters: a longer key would only cost memory.
+    return "name:" + username.strip().casefold()[:_MAX_USERNAME_KEY_CHARS]
 
 
 def client_limit_key(client_ip: str) -> str:
