@@ -18,6 +18,7 @@ from litestar.exceptions import HTTPException
 from litestar.types import ASGIApp, Message, Receive, Scope, Send
 
 from teamchat import http
+from teamchat.actions.scheduling.delivery import run_scheduler
 from teamchat.config import Settings
 from teamchat.errors import (
     MethodNotAllowedError,
@@ -112,9 +113,11 @@ def create_app(settings: Settings, rt: Runtime | None = None) -> Litestar:
         runtime = rt or await Runtime.open(settings)
         app.state.rt = runtime
         gc_task = asyncio.create_task(runtime.broker.run_gc(settings.gc_interval_secs))
+        scheduler = asyncio.create_task(run_scheduler(runtime, settings.scheduler_interval_secs))
         try:
             yield
         finally:
+            await cancel_task(scheduler)
             runtime.broker.shutdown()
             await cancel_task(gc_task)
             if rt is None:

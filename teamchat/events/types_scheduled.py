@@ -23,6 +23,9 @@ class ScheduledMessageObject(msgspec.Struct, kw_only=True, omit_defaults=True):
 
 class ReminderObject(msgspec.Struct, kw_only=True):
     reminder_id: int
+    # zulip-compat: Zulip's OpenAPI documents /register's reminders as ScheduledMessage
+    # objects; carrying both ids satisfies both readings.
+    scheduled_message_id: int
     type: Literal["private"]
     to: list[int]
     content: str

@@ -257,3 +257,32 @@ def test_polls_read_as_the_app_reads_them(mobile_world: World) -> None:
         "Friday": {w.alice.user_id},  # type: ignore[attr-defined]
         "Sunday": {bob_id},
     }
+
+
+def test_scheduled_message_events_do_not_break_the_app(mobile_world: World) -> None:
+    """The app does not show scheduled messages yet: their events must reach it as types it
+    ignores, and the message sent at the time as an ordinary message it decodes."""
+    import time
+
+    from tests.support.flutter_events import MessageEvent, parse_event
+
+    w = mobile_world
+    _, snapshot = _register(w)
+    scheduled = w.alice.ok(
+        "POST", "/scheduled_messages", type="stream", to=w.channel_id, topic="later",
+        content="from the past", scheduled_delivery_timestamp=int(time.time()) + 1,
+    )["scheduled_message_id"]  # fmt: skip
+    deadline, seen = time.monotonic() + 10, []
+    while not any(e["type"] == "message" for e in seen):
+        assert time.monotonic() < deadline, seen
+        seen += events(w.alice, snapshot.queue_id or "", seen[-1]["id"] if seen else -1)
+        time.sleep(0.1)
+    kinds = [(e["type"], e.get("op")) for e in seen]
+    assert ("scheduled_messages", "add") in kinds and ("scheduled_messages", "remove") in kinds
+    for event in seen:
+        decoded = parse_event(event)
+        if event["type"] == "message":
+            assert isinstance(decoded, MessageEvent)
+            assert decoded.message["content"].endswith("from the past</p>")
+    assert w.alice.ok("GET", "/scheduled_messages")["scheduled_messages"] == []
+    assert scheduled

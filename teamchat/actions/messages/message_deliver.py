@@ -7,6 +7,8 @@ for a channel's first message or renewed activity; `user_topic` for automatic fo
 
 from __future__ import annotations
 
+from collections.abc import Awaitable, Callable
+
 import msgspec
 
 from teamchat.actions.channels import channel_access as access
@@ -64,6 +66,8 @@ class Draft(msgspec.Struct, kw_only=True):
     local_id: str | None = None
     # The widget submessage's content ({widget_type, extra_data}) for /poll, /todo, zform.
     widget: JsonDict | None = None
+    # Writes that must commit with the message (a scheduled message leaving its queue).
+    with_message: Callable[[Tx], Awaitable[None]] | None = None
 
 
 class SentMessage(msgspec.Struct, kw_only=True):
@@ -118,6 +122,8 @@ async def do_send_message(
             await _channel_bookkeeping(rt, tx, stream, message_id, now)
             policy = await _automatic_policies(rt, tx, sender, stream, draft, row)
         await _publish_message(rt, tx, realm, sender, row, draft, flags, submessages)
+        if draft.with_message is not None:
+            await draft.with_message(tx)
     return SentMessage(id=message_id, automatic_new_visibility_policy=policy)
 
 
