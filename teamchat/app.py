@@ -30,6 +30,7 @@ from teamchat.errors import (
 from teamchat.events.broker import cancel_task
 from teamchat.http.auth import provide_runtime, provide_user
 from teamchat.http.params import Params
+from teamchat.lib.logsafe import escape_controls
 from teamchat.runtime import Runtime
 
 log = logging.getLogger("teamchat")
@@ -96,8 +97,8 @@ def with_access_log(app: ASGIApp) -> ASGIApp:
                 user_id = scope.get("state", {}).get("user_id", "-")
                 access_log.info(
                     "%s %s %s %.1fms user=%s",
-                    scope.get("method", ""),
-                    scope["path"],
+                    escape_controls(str(scope.get("method", ""))),
+                    escape_controls(scope["path"]),
                     status,
                     (time.perf_counter() - started) * 1000,
                     user_id,

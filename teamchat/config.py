@@ -51,6 +51,8 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
     # username in 30 minutes).
     api_rate_limit: RateLimit = RateLimit(max_requests=200, window_secs=60)
     auth_rate_limit: RateLimit = RateLimit(max_requests=5, window_secs=1800)
+    # Failed logins from one client IP across all usernames (stops spraying many accounts).
+    login_ip_rate_limit: RateLimit = RateLimit(max_requests=30, window_secs=1800)
     invitation_link_validity_minutes: int = 14400
     max_file_upload_size_mib: int = 25
     push_service_url: str | None = None
@@ -82,6 +84,7 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
             "retention_interval_secs": ("TEAMCHAT_RETENTION_INTERVAL_SECS", float),
             "api_rate_limit": ("TEAMCHAT_API_RATE_LIMIT", RateLimit.parse),
             "auth_rate_limit": ("TEAMCHAT_AUTH_RATE_LIMIT", RateLimit.parse),
+            "login_ip_rate_limit": ("TEAMCHAT_LOGIN_IP_RATE_LIMIT", RateLimit.parse),
             "invitation_link_validity_minutes": ("TEAMCHAT_INVITATION_LINK_VALIDITY_MINUTES", int),
             "max_file_upload_size_mib": ("TEAMCHAT_MAX_FILE_UPLOAD_SIZE_MIB", int),
             "push_service_url": ("TEAMCHAT_PUSH_SERVICE_URL", str),

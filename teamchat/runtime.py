@@ -26,8 +26,14 @@ class Runtime:
         self.api_limiter = RateLimiter(
             settings.api_rate_limit.max_requests, settings.api_rate_limit.window_secs, clock
         )
+        # Password failures per account (log-in and the old-password check) and per client IP.
         self.auth_limiter = RateLimiter(
             settings.auth_rate_limit.max_requests, settings.auth_rate_limit.window_secs, clock
+        )
+        self.login_ip_limiter = RateLimiter(
+            settings.login_ip_rate_limit.max_requests,
+            settings.login_ip_rate_limit.window_secs,
+            clock,
         )
 
     def now(self) -> int:

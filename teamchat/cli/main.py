@@ -7,7 +7,6 @@ one uvicorn worker: one process, one writer, one in-memory broker.
 from __future__ import annotations
 
 import asyncio
-import logging
 import os
 import sys
 from pathlib import Path
@@ -22,7 +21,7 @@ from teamchat.cli import admin_org  # noqa: F401  (adds its commands to `admin`)
 from teamchat.cli.admin import admin
 from teamchat.cli.common import STATE, console, err_console, run_action, zuliprc_text
 from teamchat.config import DEFAULT_DB_PATH, Settings
-from teamchat.lib import wire
+from teamchat.lib import logsafe, wire
 from teamchat.lib.passwords import random_password
 from teamchat.runtime import Runtime
 from teamchat.store import realm as realm_store
@@ -127,10 +126,7 @@ def serve(
     from teamchat.app import create_app, with_access_log
 
     settings = Settings.from_env(STATE.db_path, host=host, port=port, external_url=external_url)
-    logging.basicConfig(
-        level=settings.log_level.upper(),
-        format="%(asctime)s %(levelname)s %(name)s: %(message)s",
-    )
+    logsafe.install(settings.log_level, "%(asctime)s %(levelname)s %(name)s: %(message)s")
     created = run_action(bootstrap, settings)
     if created is not None:
         email, password, api_key = created

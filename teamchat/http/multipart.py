@@ -6,16 +6,25 @@ upload endpoints read the request stream through python-multipart instead.
 
 from __future__ import annotations
 
+import re
 import tempfile
+import urllib.parse
 from dataclasses import dataclass, field
 from typing import IO, Any
 
 from litestar import Request
+from litestar.exceptions.http_exceptions import RequestEntityTooLarge
 from python_multipart.multipart import MultipartParser, parse_options_header
 
 from teamchat.errors import ZulipError
 
 SPOOL_MEMORY_BYTES = 1024 * 1024
+# filename*=charset'language'percent-encoded (RFC 5987 / 8187); only UTF-8 and Latin-1 exist.
+_FILENAME_STAR_RE = re.compile(
+    rb"""(?:^|;)\s*filename\*\s*=\s*(?P<charset>utf-8|iso-8859-1)'[^']*'(?P<value>[^;\s]*)""",
+    re.IGNORECASE,
+)
+_ANY_FILENAME_STAR_RE = re.compile(rb"(?:^|;)\s*filename\*\s*=", re.IGNORECASE)
 
 
 @dataclass
@@ -29,12 +38,37 @@ class ReceivedFile:
 
 @dataclass
 class _Part:
-    headers: dict[str, str] = field(default_factory=dict)
+    # Raw header values: names in them may be UTF-8 (RFC 7578) and must not be decoded early.
+    headers: dict[str, bytes] = field(default_factory=dict)
     header_name: bytes = b""
     header_value: bytes = b""
     field_name: str = ""
     file: ReceivedFile | None = None
     value: bytearray = field(default_factory=bytearray)
+
+
+def _decode_name(raw: bytes) -> str:
+    """A name sent as raw bytes: UTF-8 (RFC 7578), else Latin-1 (what old clients send)."""
+    try:
+        return raw.decode("utf-8")
+    except UnicodeDecodeError:
+        return raw.decode("latin-1")
+
+
+def _file_name(raw_disposition: bytes, disposition: dict[bytes, bytes]) -> str | None:
+    """The part's file name, None for a plain field; `filename*` (RFC 5987) wins."""
+    extended = _FILENAME_STAR_RE.search(raw_disposition)
+    if extended is not None:
+        charset, encoded = extended["charset"].decode("ascii").lower(), extended["value"]
+        try:
+            return urllib.parse.unquote_to_bytes(encoded).decode(charset)
+        except (LookupError, UnicodeDecodeError):
+            pass  # a broken filename* falls back to the plain parameter
+    if b"filename" in disposition:
+        return _decode_name(disposition[b"filename"])
+    if _ANY_FILENAME_STAR_RE.search(raw_disposition):
+        return ""  # a file whose name cannot be read is still a file
+    return None
 
 
 class UploadTooLargeError(ZulipError):
@@ -76,17 +110,19 @@ class _Collector:
     def on_header_end(self) -> None:
         part = self.part
         name = part.header_name.decode("latin-1").lower()
-        part.headers[name] = part.header_value.decode("utf-8", "replace")
+        part.headers[name] = part.header_value
         part.header_name, part.header_value = b"", b""
 
     def on_headers_finished(self) -> None:
         part = self.part
-        _, disposition = parse_options_header(part.headers.get("content-disposition", ""))
-        part.field_name = disposition.get(b"name", b"").decode("utf-8", "replace")
-        if b"filename" in disposition:
-            file_name = disposition[b"filename"].decode("utf-8", "replace")
+        raw_disposition = part.headers.get("content-disposition", b"")
+        _, disposition = parse_options_header(raw_disposition)
+        part.field_name = _decode_name(disposition.get(b"name", b""))
+        file_name = _file_name(raw_disposition, disposition)
+        if file_name is not None:
             spool = tempfile.SpooledTemporaryFile(max_size=SPOOL_MEMORY_BYTES)  # noqa: SIM115
-            content = part.headers.get("content-type") or "application/octet-stream"
+            declared = part.headers.get("content-type", b"").decode("latin-1")
+            content = declared or "application/octet-stream"
             part.file = ReceivedFile(part.field_name, file_name, content, spool)
             self.files.append(part.file)
 
@@ -124,6 +160,10 @@ async def receive_multipart(
     except ZulipError:
         close_all(collector.files)
         raise
+    except RequestEntityTooLarge:
+        # The whole body is over the limit (Content-Length or bytes received): say why.
+        close_all(collector.files)
+        raise UploadTooLargeError(max_mib) from None
     except Exception:
         close_all(collector.files)
         raise ZulipError("Malformed multipart body") from None

@@ -10,12 +10,14 @@ from typing import Any
 
 import msgspec
 from litestar import Request, Response
+from litestar.response import Stream
 
 from teamchat.actions.org import realm_emoji
 from teamchat.errors import ZulipError
 from teamchat.http.multipart import close_all, receive_multipart
 from teamchat.http.params import Params
 from teamchat.http.routing import delete, get, post
+from teamchat.http.user_content import user_content_response
 from teamchat.lib import emoji
 from teamchat.lib.api_types import JsonDict
 from teamchat.records import UserRow
@@ -64,22 +66,21 @@ async def delete_custom_emoji(
     return params.success()
 
 
-def _image_response(content_type: str, data: bytes) -> Response[bytes]:
-    return Response(
-        data,
-        media_type=content_type,
-        headers={"Cache-Control": _IMAGE_CACHE_CONTROL, "X-Content-Type-Options": "nosniff"},
-    )
+async def _image_response(image: tuple[str, bytes]) -> Stream:
+    _, data = image  # the stored type is not trusted: the helper goes by the bytes
+    return await user_content_response(data, size=len(data), cache_control=_IMAGE_CACHE_CONTROL)
 
 
 @get("/user_avatars/{realm_id:int}/emoji/images/{file_name:str}", opt={"public": True})
-async def serve_emoji_image(realm_id: int, file_name: str, rt: Runtime) -> Response[bytes]:
-    return _image_response(*await realm_emoji.get_emoji_image(rt, realm_id, file_name, still=False))
+async def serve_emoji_image(realm_id: int, file_name: str, rt: Runtime) -> Stream:
+    image = await realm_emoji.get_emoji_image(rt, realm_id, file_name, still=False)
+    return await _image_response(image)
 
 
 @get("/user_avatars/{realm_id:int}/emoji/images/still/{file_name:str}", opt={"public": True})
-async def serve_emoji_still(realm_id: int, file_name: str, rt: Runtime) -> Response[bytes]:
-    return _image_response(*await realm_emoji.get_emoji_image(rt, realm_id, file_name, still=True))
+async def serve_emoji_still(realm_id: int, file_name: str, rt: Runtime) -> Stream:
+    image = await realm_emoji.get_emoji_image(rt, realm_id, file_name, still=True)
+    return await _image_response(image)
 
 
 @functools.cache

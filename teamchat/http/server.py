@@ -61,8 +61,9 @@ async def get_server_settings(
 
 
 @post("/fetch_api_key", opt={"public": True})
-async def fetch_api_key(params: Params, rt: Runtime) -> JsonDict:
+async def fetch_api_key(request: Request[Any, Any, Any], params: Params, rt: Runtime) -> JsonDict:
     username = params.required("username", as_str)
     password = params.required("password", as_str)
-    user = await auth.fetch_api_key(rt, username, password)
+    client_ip = request.client.host if request.client is not None else ""
+    user = await auth.fetch_api_key(rt, username, password, client_ip)
     return params.success(api_key=user.api_key, email=user.delivery_email, user_id=user.id)

@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Awaitable
 from typing import Any
 
-from litestar import Request, Response
+from litestar import Request
 from litestar.response import Redirect, Stream
 
 from teamchat.actions.messages import uploads
@@ -14,11 +15,10 @@ from teamchat.errors import ResourceNotFoundError, ZulipError
 from teamchat.http.multipart import ReceivedFile, close_all, receive_multipart
 from teamchat.http.params import Params
 from teamchat.http.routing import delete, get, post
+from teamchat.http.user_content import user_content_response
 from teamchat.lib.api_types import JsonDict
 from teamchat.records import AttachmentRow, UserRow
 from teamchat.runtime import Runtime
-
-INLINE_TYPES = ("image/", "video/", "audio/", "text/plain", "application/pdf")
 
 
 async def _one_file(request: Request[Any, Any, Any], max_mib: int) -> tuple[ReceivedFile, Params]:
@@ -85,18 +85,12 @@ async def delete_avatar(params: Params, user: UserRow, rt: Runtime) -> JsonDict:
     return params.success()
 
 
-def _file_response(rt: Runtime, row: AttachmentRow) -> Stream:
-    inline = row.content_type.startswith(INLINE_TYPES)
-    disposition = "inline" if inline else "attachment"
-    return Stream(
+def _file_response(rt: Runtime, row: AttachmentRow) -> Awaitable[Stream]:
+    return user_content_response(
         uploads.stream_upload(rt, row),
-        media_type=row.content_type,
-        headers={
-            "Content-Length": str(row.size),
-            "Content-Disposition": f'{disposition}; filename="{row.file_name}"',
-            "X-Content-Type-Options": "nosniff",
-            "Cache-Control": "private, max-age=86400",
-        },
+        size=row.size,
+        file_name=row.file_name,
+        cache_control="private, max-age=86400",
     )
 
 
@@ -105,13 +99,13 @@ async def serve_temporary_upload(token: str, file_name: str, rt: Runtime) -> Str
     row = await uploads.access_temporary(rt, token)
     if row.file_name != file_name:
         raise ResourceNotFoundError("File not found")
-    return _file_response(rt, row)
+    return await _file_response(rt, row)
 
 
 @get("/user_uploads/{realm_id:int}/{path_id:path}")
 async def serve_upload(realm_id: int, path_id: str, user: UserRow, rt: Runtime) -> Stream:
     row = await uploads.access_upload(rt, user, f"{realm_id}{path_id}")
-    return _file_response(rt, row)
+    return await _file_response(rt, row)
 
 
 @get(["/avatar/{user_id_or_email:str}", "/avatar/{user_id_or_email:str}/medium"])
@@ -121,10 +115,10 @@ async def avatar_redirect(user_id_or_email: str, user: UserRow, rt: Runtime) -> 
 
 
 @get("/user_avatars/{user_id:int}", opt={"public": True})
-async def serve_avatar(user_id: int, rt: Runtime) -> Response[bytes]:
-    content_type, data = await avatars.get_uploaded_avatar(rt, user_id)
-    return Response(
-        data, media_type=content_type, headers={"Cache-Control": "public, max-age=31536000"}
+async def serve_avatar(user_id: int, rt: Runtime) -> Stream:
+    _, data = await avatars.get_uploaded_avatar(rt, user_id)
+    return await user_content_response(
+        data, size=len(data), cache_control="public, max-age=31536000"
     )
 
 

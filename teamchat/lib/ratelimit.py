@@ -5,6 +5,10 @@ from __future__ import annotations
 from collections import deque
 from collections.abc import Callable
 
+# Past this many keys, `hit` drops keys whose window is empty (so keys sprayed by an attacker,
+# such as made-up usernames, cannot grow memory without bound).
+SWEEP_AT_KEYS = 10_000
+
 
 class RateLimiter:
     """At most `max_requests` per `window_secs` per key; max_requests 0 means unlimited."""
@@ -33,7 +37,14 @@ class RateLimiter:
 
     def hit(self, key: str) -> None:
         if self.max_requests > 0:
+            if len(self._hits) >= SWEEP_AT_KEYS:
+                self._sweep()
             self._window(key).append(self.clock())
+
+    def _sweep(self) -> None:
+        for key in list(self._hits):
+            if not self._window(key):
+                del self._hits[key]
 
     def remaining(self, key: str) -> int:
         return max(self.max_requests - len(self._window(key)), 0)

@@ -18,6 +18,8 @@ TEST_ENV = {
     "TEAMCHAT_HEARTBEAT_SECS": "2",
     "TEAMCHAT_HEARTBEAT_JITTER_SECS": "0",
     "TEAMCHAT_API_RATE_LIMIT": "0",
+    # Every test logs in from 127.0.0.1: tests of the per-IP limit start their own server.
+    "TEAMCHAT_LOGIN_IP_RATE_LIMIT": "0",
     "TEAMCHAT_SCHEDULER_INTERVAL_SECS": "0.2",
     "TEAMCHAT_LOG_LEVEL": "info",
 }

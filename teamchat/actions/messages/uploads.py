@@ -37,12 +37,19 @@ from teamchat.store.db import Conn, Tx
 CHUNK_BYTES = 256 * 1024
 TEMPORARY_URL_SECS = 60
 _SECRET_NAME = "upload_url_key"
+_FILE_NAME_CHAR_RE = re.compile(r"[\w\s.-]")
+
+
+def _is_symbol(ch: str) -> bool:
+    # Other symbols (emoji, dingbats) and the joiners/selectors that build emoji sequences.
+    return unicodedata.category(ch) == "So" or ch in "\u200d\ufe0f"
 
 
 def sanitize_file_name(name: str) -> str:
-    """A safe file name: no directories, Unicode-normalized, only word chars, '.', '-'."""
+    """A safe file name: no directories, Unicode-normalized, only word chars, '.', '-' and
+    symbols such as emoji (which are safe in a path and keep `😀.txt` readable)."""
     name = unicodedata.normalize("NFKC", name.replace("\\", "/").rsplit("/", 1)[-1])
-    name = re.sub(r"[^\w\s.-]", "", name).strip()
+    name = "".join(ch for ch in name if _FILE_NAME_CHAR_RE.match(ch) or _is_symbol(ch)).strip()
     name = re.sub(r"[-\s]+", "-", name).strip(".-")
     return name[:200] or "uploaded-file"
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import hmac
+import ipaddress
 
 from teamchat.actions.people.users import find_user_by_email
 from teamchat.errors import (
@@ -13,11 +14,13 @@ from teamchat.errors import (
     UserDeactivatedError,
 )
 from teamchat.lib.passwords import hash_password, verify_password
+from teamchat.lib.ratelimit import RateLimiter
 from teamchat.records import UserRow
 from teamchat.runtime import Runtime
 
 # Verified against when the username is unknown, so both failures cost the same time.
 _DUMMY_HASH = hash_password("not-a-real-password")
+_MAX_USERNAME_KEY_CHARS = 256
 
 
 async def authenticate_api_key(rt: Runtime, username: str, api_key: str) -> UserRow:
@@ -34,24 +37,56 @@ async def authenticate_api_key(rt: Runtime, username: str, api_key: str) -> User
 
 def check_api_rate_limit(rt: Runtime, user: UserRow) -> None:
     key = str(user.id)
-    retry_after = rt.api_limiter.retry_after(key)
-    if retry_after is not None:
-        raise RateLimitedError(retry_after)
+    _raise_if_limited(rt.api_limiter, key)
     rt.api_limiter.hit(key)
 
 
-async def fetch_api_key(rt: Runtime, username: str, password: str) -> UserRow:
-    """Check a password log-in; repeated failures for one username are rate limited."""
-    limit_key = username.strip().lower()
-    retry_after = rt.auth_limiter.retry_after(limit_key)
+def login_limit_key(user: UserRow | None, username: str) -> str:
+    """The failure counter a password guess counts against: the account it names, whatever
+    alias was typed, else the unknown username as typed (stripped, casefolded)."""
+    if user is not None:
+        return f"user:{user.id}"
+    # No email is longer than 254 characters: a longer key would only cost memory.
+    return "name:" + username.strip().casefold()[:_MAX_USERNAME_KEY_CHARS]
+
+
+def client_limit_key(client_ip: str) -> str:
+    """The per-client failure counter: the IPv4 address, or the IPv6 /64 (one subscriber's
+    network, whose addresses an attacker can rotate through freely)."""
+    try:
+        address = ipaddress.ip_address(client_ip)
+    except ValueError:
+        return client_ip
+    if isinstance(address, ipaddress.IPv6Address):
+        if address.ipv4_mapped is not None:
+            return str(address.ipv4_mapped)
+        return str(ipaddress.ip_network(f"{address}/64", strict=False))
+    return str(address)
+
+
+def _raise_if_limited(limiter: RateLimiter, key: str) -> None:
+    retry_after = limiter.retry_after(key)
     if retry_after is not None:
         raise RateLimitedError(retry_after)
+
+
+async def fetch_api_key(rt: Runtime, username: str, password: str, client_ip: str) -> UserRow:
+    """Check a password log-in.
+
+    Failures are limited per account (or unknown username) and per client IP across
+    usernames; a limited account is refused even with the right password.
+    """
+    client_key = client_limit_key(client_ip)
+    _raise_if_limited(rt.login_ip_limiter, client_key)
     async with rt.db.read() as conn:
         user = await find_user_by_email(conn, username.strip())
+    account_key = login_limit_key(user, username)
+    _raise_if_limited(rt.auth_limiter, account_key)
     password_hash = user.password_hash if user is not None else _DUMMY_HASH
     matches = await asyncio.to_thread(verify_password, password_hash, password)
     if user is None or not matches:
-        rt.auth_limiter.hit(limit_key)
+        rt.auth_limiter.hit(account_key)
+        rt.login_ip_limiter.hit(client_key)
         raise AuthenticationFailedError()
     if not user.is_active:
         raise UserDeactivatedError()

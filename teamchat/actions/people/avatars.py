@@ -6,7 +6,7 @@ from teamchat import store
 from teamchat.actions.people.users import find_user_by_email
 from teamchat.errors import ZulipError
 from teamchat.events.types import RealmUserUpdateEvent
-from teamchat.lib import wire
+from teamchat.lib import images, wire
 from teamchat.records import UserRow
 from teamchat.runtime import Runtime
 
@@ -16,9 +16,11 @@ AVATAR_CONTENT_TYPES = frozenset({"image/png", "image/jpeg", "image/gif", "image
 
 async def do_set_avatar(rt: Runtime, user: UserRow, content_type: str, data: bytes) -> str:
     """Store an uploaded avatar; send realm_user/update with the avatar fields."""
-    if content_type not in AVATAR_CONTENT_TYPES:
+    # The declared type is only a first filter; what is stored is what the bytes are.
+    actual = images.sniff_image_type(data)
+    if content_type not in AVATAR_CONTENT_TYPES or actual is None:
         raise ZulipError("Invalid image format")
-    return await _change_avatar(rt, user, "U", (content_type, data))
+    return await _change_avatar(rt, user, "U", (actual, data))
 
 
 async def do_delete_avatar(rt: Runtime, user: UserRow) -> str:

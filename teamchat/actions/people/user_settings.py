@@ -8,6 +8,7 @@ changing the defaults later never touches existing users.
 from __future__ import annotations
 
 import asyncio
+import math
 import zoneinfo
 from collections.abc import Mapping
 from functools import cache
@@ -15,6 +16,7 @@ from functools import cache
 from teamchat import store
 from teamchat.actions.org.permissions import require_realm_admin
 from teamchat.actions.people import presence
+from teamchat.actions.people.auth import login_limit_key
 from teamchat.actions.people.setting_events import publish_setting_change, store_settings
 from teamchat.actions.people.user_admin import (
     apply_full_name,
@@ -148,7 +150,7 @@ async def check_change_settings(
         raise ZulipError("timezone is not a recognized time zone")
     password_hash = None
     if new_password is not None:
-        password_hash = await _check_new_password(user, old_password or "", new_password)
+        password_hash = await _check_new_password(rt, user, old_password or "", new_password)
     name = None
     if full_name is not None and full_name != user.full_name:
         async with rt.db.read() as conn:
@@ -162,8 +164,17 @@ async def check_change_settings(
     )
 
 
-async def _check_new_password(user: UserRow, old_password: str, new_password: str) -> str:
+async def _check_new_password(
+    rt: Runtime, user: UserRow, old_password: str, new_password: str
+) -> str:
+    # Wrong old passwords count against the same per-account limit as failed log-ins.
+    limit_key = login_limit_key(user, user.delivery_email)
+    retry_after = rt.auth_limiter.retry_after(limit_key)
+    if retry_after is not None:
+        seconds = math.ceil(retry_after)
+        raise ZulipError(f"You're making too many attempts! Try again in {seconds} seconds.")
     if not await asyncio.to_thread(verify_password, user.password_hash, old_password):
+        rt.auth_limiter.hit(limit_key)
         raise ZulipError("Wrong password!")
     if password_problem(new_password):
         raise ZulipError("New password is too weak!")

@@ -6,6 +6,7 @@ Every function here that writes is a `do_*` with one transaction; `check_*` vali
 from __future__ import annotations
 
 import asyncio
+import re
 import sqlite3
 from collections.abc import Sequence
 
@@ -21,6 +22,9 @@ from teamchat.records import BotDefaultsRow, BotType, EmailVisibility, RealmRow,
 from teamchat.runtime import Runtime
 from teamchat.store import user_settings as settings_store
 from teamchat.store.db import Conn, Tx
+
+# The API email of a user with a hidden address: user{id}@{realm host}.
+_DUMMY_LOCAL_RE = re.compile(r"user([1-9][0-9]*)", re.ASCII | re.IGNORECASE)
 
 
 async def access_user_by_id(
@@ -242,8 +246,10 @@ async def find_user_by_email(conn: Conn, email: str) -> UserRow | None:
     if user is not None:
         return user
     local, _, domain = email.partition("@")
-    if local.startswith("user") and local[4:].isdigit():
+    # Only the canonical form: `user05@` or Unicode digits must not name user 5 a second way.
+    alias = _DUMMY_LOCAL_RE.fullmatch(local)
+    if alias is not None:
         realm = await store.realm.get_realm(conn)
         if realm is not None and domain.lower() == realm.host.lower():
-            return await store.users.get_user_by_id(conn, int(local[4:]))
+            return await store.users.get_user_by_id(conn, int(alias[1]))
     return None
