@@ -18,6 +18,7 @@ from litestar.exceptions import HTTPException
 from litestar.types import ASGIApp, Message, Receive, Scope, Send
 
 from teamchat import http
+from teamchat.actions.ops.change_feed import ChangeFeed
 from teamchat.config import Settings
 from teamchat.errors import (
     MethodNotAllowedError,
@@ -111,11 +112,20 @@ def create_app(settings: Settings, rt: Runtime | None = None) -> Litestar:
         runtime = rt or await Runtime.open(settings)
         app.state.rt = runtime
         gc_task = asyncio.create_task(runtime.broker.run_gc(settings.gc_interval_secs))
+        # Changes the admin CLI commits reach live queues through the change log.
+        watcher = runtime.watcher()
+        await watcher.open()
+        feed = ChangeFeed(runtime)
+        await feed.start()
+        watcher.add_listener(feed.publish_new)
+        watch_task = asyncio.create_task(watcher.run())
         try:
             yield
         finally:
             runtime.broker.shutdown()
             await cancel_task(gc_task)
+            await cancel_task(watch_task)
+            await watcher.close()
             if rt is None:
                 await runtime.close()
 

@@ -43,6 +43,8 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
     queue_idle_timeout_secs: float = 600.0
     queue_max_idle_timeout_secs: float = 7 * 24 * 3600.0
     gc_interval_secs: float = 60.0
+    # How often the server looks for changes other processes (the admin CLI) committed.
+    change_poll_interval_secs: float = 0.2
     # Rate limits (Zulip's defaults: 200 API requests a minute per user, 5 failed logins per
     # username in 30 minutes).
     api_rate_limit: RateLimit = RateLimit(max_requests=200, window_secs=60)
@@ -74,6 +76,7 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
             "heartbeat_jitter_secs": ("TEAMCHAT_HEARTBEAT_JITTER_SECS", float),
             "queue_idle_timeout_secs": ("TEAMCHAT_QUEUE_IDLE_TIMEOUT_SECS", float),
             "gc_interval_secs": ("TEAMCHAT_GC_INTERVAL_SECS", float),
+            "change_poll_interval_secs": ("TEAMCHAT_CHANGE_POLL_INTERVAL_SECS", float),
             "api_rate_limit": ("TEAMCHAT_API_RATE_LIMIT", RateLimit.parse),
             "auth_rate_limit": ("TEAMCHAT_AUTH_RATE_LIMIT", RateLimit.parse),
             "invitation_link_validity_minutes": ("TEAMCHAT_INVITATION_LINK_VALIDITY_MINUTES", int),

@@ -73,13 +73,16 @@ async def bootstrap(rt: Runtime) -> tuple[str, str, str] | None:
             return None
     password = random_password()
     owner_email = os.environ.get("TEAMCHAT_OWNER_EMAIL", DEFAULT_OWNER_EMAIL)
-    realm, owner = await realm_actions.check_create_realm(
-        rt,
-        name=os.environ.get("TEAMCHAT_ORG_NAME", DEFAULT_ORG_NAME),
-        owner_email=owner_email,
-        owner_full_name=DEFAULT_OWNER_NAME,
-        owner_password=password,
-    )
+    with console.status("Creating a new organization", spinner="dots") as status:
+        realm, owner = await realm_actions.check_create_realm(
+            rt,
+            name=os.environ.get("TEAMCHAT_ORG_NAME", DEFAULT_ORG_NAME),
+            owner_email=owner_email,
+            owner_full_name=DEFAULT_OWNER_NAME,
+            owner_password=password,
+            realm_url=site_url(rt.settings),
+            progress=lambda text: status.update(f"Creating a new organization: {text}"),
+        )
     return wire.api_email(owner, realm.host), password, owner.api_key
 
 
@@ -90,6 +93,21 @@ def write_zuliprc(settings: Settings, email: str, api_key: str) -> Path:
         handle.write(zuliprc_text(email, api_key, site_url(settings)))
     os.chmod(path, 0o600)  # zulip-terminal refuses a zuliprc others can read
     return path
+
+
+def print_next_steps(settings: Settings, zuliprc: Path) -> None:
+    """What to do once the server is up: open it, point a client at it."""
+    url = site_url(settings)
+    console.print("Next:", soft_wrap=True)
+    console.print(f"  point any Zulip client at {url}", soft_wrap=True)
+    if zuliprc.exists():
+        console.print(f"  client config: {zuliprc}", soft_wrap=True)
+        console.print(
+            f"  try: zulip-send --config-file {zuliprc} -s general -S hello -m hi",
+            soft_wrap=True,
+        )
+    else:
+        console.print("  a client config: teamchat admin zuliprc EMAIL --output zuliprc")
 
 
 class TeamchatServer(uvicorn.Server):
@@ -131,7 +149,9 @@ def serve(
         level=settings.log_level.upper(),
         format="%(asctime)s %(levelname)s %(name)s: %(message)s",
     )
+    console.print(f"teamchat {__version__}: database {settings.db_path.resolve()}", soft_wrap=True)
     created = run_action(bootstrap, settings)
+    zuliprc = settings.db_path.resolve().parent / "zuliprc"
     if created is not None:
         email, password, api_key = created
         zuliprc = write_zuliprc(settings, email, api_key)
@@ -140,7 +160,7 @@ def serve(
         console.print(f"  owner password: {password}")
         console.print(f"  zuliprc:        {zuliprc}")
         console.print("  (the password is shown only this once)")
-    console.print(f"teamchat {__version__} serving on {site_url(settings)}", soft_wrap=True)
+    print_next_steps(settings, zuliprc)
     litestar_app = create_app(settings)
     config = uvicorn.Config(
         with_access_log(litestar_app),
