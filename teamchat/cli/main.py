@@ -18,9 +18,16 @@ import uvicorn
 
 from teamchat import __version__
 from teamchat.actions.org import realm as realm_actions
-from teamchat.cli import admin_org  # noqa: F401  (adds its commands to `admin`)
+from teamchat.cli import admin_org, admin_realm  # noqa: F401  (add their commands to `admin`)
 from teamchat.cli.admin import admin
-from teamchat.cli.common import STATE, console, err_console, run_action, zuliprc_text
+from teamchat.cli.common import (
+    STATE,
+    console,
+    err_console,
+    run_action,
+    write_private_file,
+    zuliprc_text,
+)
 from teamchat.config import DEFAULT_DB_PATH, Settings
 from teamchat.lib import wire
 from teamchat.lib.passwords import random_password
@@ -88,10 +95,7 @@ async def bootstrap(rt: Runtime) -> tuple[str, str, str] | None:
 
 def write_zuliprc(settings: Settings, email: str, api_key: str) -> Path:
     path = settings.db_path.resolve().parent / "zuliprc"
-    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-    with os.fdopen(fd, "w") as handle:
-        handle.write(zuliprc_text(email, api_key, site_url(settings)))
-    os.chmod(path, 0o600)  # zulip-terminal refuses a zuliprc others can read
+    write_private_file(path, zuliprc_text(email, api_key, site_url(settings)))
     return path
 
 
@@ -150,7 +154,7 @@ def serve(
         format="%(asctime)s %(levelname)s %(name)s: %(message)s",
     )
     console.print(f"teamchat {__version__}: database {settings.db_path.resolve()}", soft_wrap=True)
-    created = run_action(bootstrap, settings)
+    created = run_action(bootstrap, settings, create=True)
     zuliprc = settings.db_path.resolve().parent / "zuliprc"
     if created is not None:
         email, password, api_key = created
@@ -175,10 +179,32 @@ def serve(
     TeamchatServer(config, litestar_app).run()
 
 
+def hoist_global_options(args: list[str]) -> list[str]:
+    """Move `--db PATH` / `--db=PATH` to the front, so it works after any subcommand too."""
+    hoisted: list[str] = []
+    rest: list[str] = []
+    index = 0
+    while index < len(args):
+        arg = args[index]
+        if arg == "--":
+            rest += args[index:]
+            break
+        if arg == "--db" and index + 1 < len(args):
+            hoisted += args[index : index + 2]
+            index += 2
+            continue
+        if arg.startswith("--db="):
+            hoisted.append(arg)
+        else:
+            rest.append(arg)
+        index += 1
+    return hoisted + rest
+
+
 def main() -> None:
     """Entry point: usage errors, like every other error, are one line and exit status 1."""
     try:
-        status = app(standalone_mode=False)
+        status = app(args=hoist_global_options(sys.argv[1:]), standalone_mode=False)
     except (typer.Abort, KeyboardInterrupt):
         err_console.print("[red]error:[/] interrupted")
         sys.exit(1)

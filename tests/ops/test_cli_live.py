@@ -48,6 +48,7 @@ def test_admin_realm_set_reaches_a_live_queue(server: ServerProcess, owner: Api)
     )
     assert [e["value"] for e in events if e.get("property") == "waiting_period_threshold"] == [7]
     watcher.check(events, ["realm_waiting_period_threshold"])
+    cli(server.db, "admin", "realm", "set", "waiting_period_threshold", "0")
 
 
 def test_admin_deactivate_user_drops_their_queues(
