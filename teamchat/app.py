@@ -87,14 +87,15 @@ def with_access_log(app: ASGIApp) -> ASGIApp:
             await app(scope, receive, send_wrapper)
         finally:
             if access_log.isEnabledFor(logging.INFO):
-                user_id = scope.get("state", {}).get("user_id", "-")
+                state = scope.get("state", {})
                 access_log.info(
-                    "%s %s %s %.1fms user=%s",
+                    "%s %s %s %.1fms user=%s%s",
                     scope.get("method", ""),
                     scope["path"],
                     status,
                     (time.perf_counter() - started) * 1000,
-                    user_id,
+                    state.get("user_email", "-"),
+                    " long-poll" if state.get("longpoll") else "",
                 )
 
     return middleware

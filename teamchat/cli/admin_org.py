@@ -14,7 +14,7 @@ import msgspec
 import typer
 from rich.table import Table
 
-from teamchat.actions.org import invites, user_groups
+from teamchat.actions.org import invites, invites_email, user_groups
 from teamchat.actions.org.invites import InviteOptions
 from teamchat.cli.admin import DEFAULT_SITE, admin, parse_role
 from teamchat.cli.common import JSON_OPTION, console, fail, first_owner, run_action
@@ -119,3 +119,49 @@ def list_linkifiers(as_json: Annotated[bool, JSON_OPTION] = False) -> None:
     for row in rows:
         table.add_row(str(row["id"]), str(row["pattern"]), str(row["url_template"]))
     console.print(table)
+
+
+@admin.command("invites")
+def list_invites(
+    as_json: Annotated[bool, JSON_OPTION] = False,
+    site: Annotated[str | None, typer.Option(help="Server URL links start with")] = None,
+) -> None:
+    """List active invitations (email invitations and reusable links)."""
+
+    async def action(rt: Runtime) -> list[dict[str, object]]:
+        owner = await first_owner(rt)
+        return await invites_email.get_invites(rt, owner, realm_url=_site(rt, site))
+
+    rows = run_action(action)
+    if as_json:
+        sys.stdout.write(json.dumps(rows, indent=2) + "\n")
+        return
+    table = Table("id", "kind", "email or link", "role", "expires")
+    for row in rows:
+        multiuse = bool(row.get("is_multiuse"))
+        table.add_row(
+            str(row["id"]),
+            "link" if multiuse else "email",
+            str(row.get("link_url") if multiuse else row.get("email")),
+            str(row["invited_as"]),
+            "never" if row["expiry_date"] is None else str(row["expiry_date"]),
+        )
+    console.print(table)
+
+
+@admin.command("revoke-invite")
+def revoke_invite(
+    invite_id: int,
+    link: Annotated[bool, typer.Option("--link", help="The id is a reusable link's")] = False,
+) -> None:
+    """Revoke an invitation by the id `admin invites` shows."""
+
+    async def action(rt: Runtime) -> None:
+        owner = await first_owner(rt)
+        if link:
+            await invites_email.do_revoke_multiuse_invite(rt, owner, invite_id)
+        else:
+            await invites_email.do_revoke_user_invite(rt, owner, invite_id)
+
+    run_action(action)
+    console.print(f"[green]Revoked[/] invitation {invite_id}")

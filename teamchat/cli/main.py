@@ -18,7 +18,11 @@ import uvicorn
 
 from teamchat import __version__
 from teamchat.actions.org import realm as realm_actions
-from teamchat.cli import admin_org, admin_realm  # noqa: F401  (add their commands to `admin`)
+from teamchat.cli import (  # noqa: F401  (they add their commands to `admin`)
+    admin_channels,
+    admin_org,
+    admin_realm,
+)
 from teamchat.cli.admin import admin
 from teamchat.cli.common import (
     STATE,
