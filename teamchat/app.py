@@ -30,6 +30,7 @@ from teamchat.events.broker import cancel_task
 from teamchat.http.auth import provide_runtime, provide_user
 from teamchat.http.params import Params
 from teamchat.runtime import Runtime
+from teamchat.store.backup import run_periodic_backups
 
 log = logging.getLogger("teamchat")
 access_log = logging.getLogger("teamchat.access")
@@ -120,12 +121,18 @@ def create_app(settings: Settings, rt: Runtime | None = None) -> Litestar:
         await feed.start()
         watcher.add_listener(feed.publish_new)
         watch_task = asyncio.create_task(watcher.run())
+        tasks = [gc_task, watch_task]
+        if settings.backup_every_hours > 0:
+            folder = settings.db_path.resolve().parent / "backups"
+            every = settings.backup_every_hours * 3600
+            periodic = run_periodic_backups(settings.db_path, folder, every, settings.backup_keep)
+            tasks.append(asyncio.create_task(periodic))
         try:
             yield
         finally:
             runtime.broker.shutdown()
-            await cancel_task(gc_task)
-            await cancel_task(watch_task)
+            for task in tasks:
+                await cancel_task(task)
             await watcher.close()
             if rt is None:
                 await runtime.close()

@@ -61,6 +61,9 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
     smtp_security: str = "none"
     smtp_from: str = "noreply@teamchat.local"
     reader_connections: int = 4
+    # Automatic backups by `serve` into <db folder>/backups: every N hours (0: off), keep N.
+    backup_every_hours: float = 0.0
+    backup_keep: int = 7
 
     @classmethod
     def from_env(cls, db_path: Path | None = None, **overrides: object) -> Settings:
@@ -88,6 +91,8 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
             "smtp_password": ("TEAMCHAT_SMTP_PASSWORD", str),
             "smtp_security": ("TEAMCHAT_SMTP_SECURITY", str),
             "smtp_from": ("TEAMCHAT_SMTP_FROM", str),
+            "backup_every_hours": ("TEAMCHAT_BACKUP_EVERY_HOURS", float),
+            "backup_keep": ("TEAMCHAT_BACKUP_KEEP", int),
         }
         for field, (var, parse) in readers.items():
             if env.get(var):

@@ -23,11 +23,14 @@ from teamchat.cli import (  # noqa: F401  (they add their commands to `admin`)
     admin_org,
     admin_realm,
 )
+from teamchat.cli import backup as backup_commands
 from teamchat.cli.admin import admin
 from teamchat.cli.common import (
     STATE,
+    check_db_path,
     console,
     err_console,
+    fail,
     run_action,
     write_private_file,
     zuliprc_text,
@@ -37,6 +40,7 @@ from teamchat.lib import wire
 from teamchat.lib.passwords import random_password
 from teamchat.runtime import Runtime
 from teamchat.store import realm as realm_store
+from teamchat.store.backup import DatabaseInUseError, ServerLock
 
 app = typer.Typer(
     help="teamchat: a Zulip-compatible team chat server on one SQLite file.",
@@ -44,6 +48,8 @@ app = typer.Typer(
     pretty_exceptions_enable=False,
 )
 app.add_typer(admin, name="admin")
+app.command()(backup_commands.backup)
+app.command()(backup_commands.restore)
 
 DEFAULT_ORG_NAME = "teamchat"
 DEFAULT_OWNER_EMAIL = f"owner@{realm_actions.DEFAULT_REALM_HOST}"
@@ -148,11 +154,31 @@ def serve(
     external_url: Annotated[
         str | None, typer.Option(envvar="TEAMCHAT_EXTERNAL_URL", help="URL clients use")
     ] = None,
+    backup_every: Annotated[
+        float | None,
+        typer.Option(help="Back up every HOURS into <db folder>/backups (off by default)"),
+    ] = None,
+    backup_keep: Annotated[int | None, typer.Option(help="Automatic backups to keep")] = None,
 ) -> None:
     """Run the server (bootstrapping an organization on an empty database)."""
     from teamchat.app import create_app, with_access_log
 
-    settings = Settings.from_env(STATE.db_path, host=host, port=port, external_url=external_url)
+    settings = Settings.from_env(
+        STATE.db_path,
+        host=host,
+        port=port,
+        external_url=external_url,
+        backup_every_hours=backup_every,
+        backup_keep=backup_keep,
+    )
+    if settings.backup_every_hours < 0 or settings.backup_keep < 1:
+        raise fail("--backup-every takes a positive number of hours, --backup-keep at least 1")
+    check_db_path(settings.db_path, create=True)
+    lock = ServerLock(settings.db_path)
+    try:
+        lock.acquire()
+    except DatabaseInUseError as exc:
+        raise fail(str(exc)) from None
     logging.basicConfig(
         level=settings.log_level.upper(),
         format="%(asctime)s %(levelname)s %(name)s: %(message)s",
@@ -180,7 +206,10 @@ def serve(
         timeout_graceful_shutdown=5,
         log_config=None,
     )
-    TeamchatServer(config, litestar_app).run()
+    try:
+        TeamchatServer(config, litestar_app).run()
+    finally:
+        lock.release()
 
 
 def hoist_global_options(args: list[str]) -> list[str]:
