@@ -203,6 +203,7 @@ def serve(
         log_level=settings.log_level,
         access_log=False,
         lifespan="on",
+        ws="none",  # no websockets: skips importing a websocket implementation at start
         timeout_graceful_shutdown=5,
         log_config=None,
     )

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import functools
 import hmac
 
 from teamchat.actions.people.users import find_user_by_email
@@ -16,8 +17,17 @@ from teamchat.lib.passwords import hash_password, verify_password
 from teamchat.records import UserRow
 from teamchat.runtime import Runtime
 
-# Verified against when the username is unknown, so both failures cost the same time.
-_DUMMY_HASH = hash_password("not-a-real-password")
+
+@functools.cache
+def _dummy_hash() -> str:
+    """Verified against when the username is unknown, so both failures cost the same time.
+    Made on first use: an argon2 hash at import cost every start-up a tenth of a second."""
+    return hash_password("not-a-real-password")
+
+
+def _verify(user: UserRow | None, password: str) -> bool:
+    """Check `password` (in a thread: argon2 is CPU-bound), costing the same without a user."""
+    return verify_password(user.password_hash if user is not None else _dummy_hash(), password)
 
 
 async def authenticate_api_key(rt: Runtime, username: str, api_key: str) -> UserRow:
@@ -48,8 +58,7 @@ async def fetch_api_key(rt: Runtime, username: str, password: str) -> UserRow:
         raise RateLimitedError(retry_after)
     async with rt.db.read() as conn:
         user = await find_user_by_email(conn, username.strip())
-    password_hash = user.password_hash if user is not None else _DUMMY_HASH
-    matches = await asyncio.to_thread(verify_password, password_hash, password)
+    matches = await asyncio.to_thread(_verify, user, password)
     if user is None or not matches:
         rt.auth_limiter.hit(limit_key)
         raise AuthenticationFailedError()
