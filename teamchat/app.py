@@ -19,7 +19,9 @@ from litestar.plugins import PluginProtocol
 from litestar.types import ASGIApp, Message, Receive, Scope, Send
 
 from teamchat import http
+from teamchat.actions.messages.retention import run_retention
 from teamchat.actions.ops.change_feed import ChangeFeed
+from teamchat.actions.scheduling.delivery import run_scheduler
 from teamchat.config import Settings
 from teamchat.errors import (
     MethodNotAllowedError,
@@ -140,9 +142,13 @@ def create_app(settings: Settings, rt: Runtime | None = None) -> Litestar:
             every = settings.backup_every_hours * 3600
             periodic = run_periodic_backups(settings.db_path, folder, every, settings.backup_keep)
             tasks.append(asyncio.create_task(periodic))
+        scheduler = asyncio.create_task(run_scheduler(runtime, settings.scheduler_interval_secs))
+        retention = asyncio.create_task(run_retention(runtime, settings.retention_interval_secs))
         try:
             yield
         finally:
+            await cancel_task(retention)
+            await cancel_task(scheduler)
             runtime.broker.shutdown()
             for task in tasks:
                 await cancel_task(task)

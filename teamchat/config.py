@@ -45,6 +45,10 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
     gc_interval_secs: float = 60.0
     # How often the server looks for changes other processes (the admin CLI) committed.
     change_poll_interval_secs: float = 0.2
+    # How often due scheduled messages and reminders are looked for.
+    scheduler_interval_secs: float = 1.0
+    # How often messages past their retention period are deleted.
+    retention_interval_secs: float = 86400.0
     # Rate limits (Zulip's defaults: 200 API requests a minute per user, 5 failed logins per
     # username in 30 minutes).
     api_rate_limit: RateLimit = RateLimit(max_requests=200, window_secs=60)
@@ -80,6 +84,8 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
             "queue_idle_timeout_secs": ("TEAMCHAT_QUEUE_IDLE_TIMEOUT_SECS", float),
             "gc_interval_secs": ("TEAMCHAT_GC_INTERVAL_SECS", float),
             "change_poll_interval_secs": ("TEAMCHAT_CHANGE_POLL_INTERVAL_SECS", float),
+            "scheduler_interval_secs": ("TEAMCHAT_SCHEDULER_INTERVAL_SECS", float),
+            "retention_interval_secs": ("TEAMCHAT_RETENTION_INTERVAL_SECS", float),
             "api_rate_limit": ("TEAMCHAT_API_RATE_LIMIT", RateLimit.parse),
             "auth_rate_limit": ("TEAMCHAT_AUTH_RATE_LIMIT", RateLimit.parse),
             "invitation_link_validity_minutes": ("TEAMCHAT_INVITATION_LINK_VALIDITY_MINUTES", int),

@@ -82,6 +82,14 @@ class StreamIdDoesNotExistError(ZulipError):
         super().__init__(f"Channel with ID '{stream_id}' does not exist", stream_id=stream_id)
 
 
+class ChannelExistsError(ZulipError):
+    code = "CHANNEL_ALREADY_EXISTS"
+    http_status = 409
+
+    def __init__(self, channel_name: str) -> None:
+        super().__init__(f"Channel '{channel_name}' already exists", channel_name=channel_name)
+
+
 class UnauthorizedPrincipalError(ZulipError):
     code = "UNAUTHORIZED_PRINCIPAL"
 

@@ -343,3 +343,48 @@ class ChangeLogRow(msgspec.Struct, frozen=True, kw_only=True):
     payload_json: str
     audience_json: str
     created_at: float
+
+
+class NavigationViewRow(msgspec.Struct, frozen=True, kw_only=True):
+    user_id: int
+    fragment: str
+    is_pinned: bool
+    name: str | None
+
+
+class SubmessageRow(msgspec.Struct, frozen=True, kw_only=True):
+    id: int
+    message_id: int
+    sender_id: int
+    msg_type: str
+    content: str
+
+
+class ScheduledMessageRow(msgspec.Struct, frozen=True, kw_only=True):
+    id: int
+    sender_id: int
+    delivery_type: str  # "send_later" or "remind"
+    recipient_type: str  # "stream" or "private"
+    stream_id: int | None
+    to_user_ids: list[int]
+    topic: str
+    content: str
+    rendered_content: str
+    scheduled_timestamp: int
+    read_by_sender: bool
+    client: str
+    failed: bool
+    failure_message: str | None
+    reminder_target_message_id: int | None
+    reminder_note: str | None
+    realm_url: str
+
+
+class BotDefaultsRow(msgspec.Struct, frozen=True, kw_only=True):
+    bot_id: int
+    sending_stream_id: int | None = None
+    events_register_stream_id: int | None = None
+    all_public_streams: bool = False
+    # Names of those channels (read with the row; None when unset).
+    sending_stream: str | None = None
+    events_register_stream: str | None = None

@@ -35,7 +35,7 @@ def test_system_bots_are_cross_realm_bots(owner: Api) -> None:
     for name in ("Notification Bot", "Welcome Bot"):
         bot = _bot(owner, name)
         assert bot["is_system_bot"] and bot["is_bot"] and bot["bot_type"] == 1
-        assert "bot_owner_id" not in bot
+        assert bot["bot_owner_id"] is None and "profile_data" not in bot
     realm_bots = owner.ok("POST", "/register", fetch_event_types=["realm_bot"])["realm_bots"]
     assert "Notification Bot" not in {b["full_name"] for b in realm_bots}
 

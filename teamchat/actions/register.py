@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import msgspec
+
 from teamchat import store
+from teamchat.actions.people import bot_defaults
 from teamchat.actions.state import StateContext, fetch_initial_state
 from teamchat.errors import ZulipError
 from teamchat.events.queue import ClientCapabilities
@@ -59,3 +62,19 @@ async def get_events(
 
 def delete_queue(rt: Runtime, user: UserRow, queue_id: str) -> None:
     rt.broker.delete(rt.broker.access(queue_id, user.id))
+
+
+async def with_bot_defaults(
+    rt: Runtime, user: UserRow, caps: ClientCapabilities, *, all_public_given: bool
+) -> ClientCapabilities:
+    """Zulip's _default_all_public_streams and _default_narrow: a bot registering without
+    `all_public_streams` or a narrow gets its own defaults."""
+    defaults = await bot_defaults.register_defaults(rt, user)
+    if defaults is None:
+        return caps
+    if not all_public_given:
+        caps = msgspec.structs.replace(caps, all_public_streams=defaults.all_public_streams)
+    if not caps.narrow and defaults.events_register_stream is not None:
+        narrow = (("channel", defaults.events_register_stream, False),)
+        caps = msgspec.structs.replace(caps, narrow=narrow)
+    return caps

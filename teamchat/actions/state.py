@@ -133,7 +133,6 @@ async def _realm_user_state(ctx: StateContext) -> None:
         is_owner=user.is_owner,
         is_moderator=user.is_moderator,
         is_guest=user.is_guest,
-        is_billing_admin=False,
         role=int(user.role),
         timezone=user.timezone,
     )

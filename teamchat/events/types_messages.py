@@ -121,6 +121,35 @@ class TypingStopEvent(_TypingFields, tag="typing", kw_only=True):
     op: Literal["stop"] = "stop"
 
 
+class TypingEditRecipient(msgspec.Struct, kw_only=True, omit_defaults=True):
+    type: Literal["direct", "channel"]
+    channel_id: int | UnsetType = UNSET
+    topic: str | UnsetType = UNSET
+    user_ids: list[int] | UnsetType = UNSET
+
+
+class _TypingEditFields(Event, kw_only=True):
+    sender_id: int
+    message_id: int
+    recipient: TypingEditRecipient
+
+
+class TypingEditStartEvent(_TypingEditFields, tag="typing_edit_message", kw_only=True):
+    op: Literal["start"] = "start"
+
+
+class TypingEditStopEvent(_TypingEditFields, tag="typing_edit_message", kw_only=True):
+    op: Literal["stop"] = "stop"
+
+
+class SubmessageEvent(Event, tag="submessage", kw_only=True):
+    msg_type: str
+    content: str
+    message_id: int
+    submessage_id: int
+    sender_id: int
+
+
 class UserTopicEvent(Event, tag="user_topic", kw_only=True):
     stream_id: int
     topic_name: str
@@ -143,6 +172,9 @@ register_event_types(
     ReactionRemoveEvent,
     TypingStartEvent,
     TypingStopEvent,
+    TypingEditStartEvent,
+    TypingEditStopEvent,
+    SubmessageEvent,
     UserTopicEvent,
     MutedTopicsEvent,
 )

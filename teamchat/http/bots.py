@@ -3,8 +3,17 @@
 from __future__ import annotations
 
 from teamchat.actions.people import bots, deactivation
+from teamchat.actions.people.bot_defaults import DefaultsChange
 from teamchat.errors import ZulipError
-from teamchat.http.params import Params, as_int, as_int_in, as_json_dict, as_json_str, as_str
+from teamchat.http.params import (
+    Params,
+    as_bool,
+    as_int,
+    as_int_in,
+    as_json_dict,
+    as_json_str,
+    as_str,
+)
 from teamchat.http.routing import delete, get, patch, post
 from teamchat.lib.api_types import JsonDict
 from teamchat.lib.profile_fields import is_url
@@ -40,9 +49,18 @@ async def add_bot(params: Params, user: UserRow, rt: Runtime) -> JsonDict:
         service_name=params.optional("service_name", as_str, None),
         config_data=params.optional("config_data", as_config_data, None),
         interface_type=params.optional("interface_type", as_int, 1),
+        defaults=_defaults(params),
     )
     bot = await bots.check_add_bot(rt, user, new)
-    return params.success(**bots.bot_response(bot))
+    return params.success(**bots.bot_response(bot, await bots.bot_defaults(rt, bot)))
+
+
+def _defaults(params: Params) -> DefaultsChange:
+    return DefaultsChange(
+        sending_stream=params.optional("default_sending_stream", as_str, None),
+        events_register_stream=params.optional("default_events_register_stream", as_str, None),
+        all_public_streams=params.optional("default_all_public_streams", as_bool, None),
+    )
 
 
 @get("/users/me/bots")
@@ -60,6 +78,7 @@ async def update_bot(bot_id: int, params: Params, user: UserRow, rt: Runtime) ->
         config_data=params.optional("config_data", as_config_data, None),
         service_payload_url=params.optional("service_payload_url", as_url, None),
         service_interface=params.optional("service_interface", as_int, 1),
+        defaults=_defaults(params),
     )
     result = await bots.check_update_bot(rt, user, bot_id, update)
     return params.success(**result)

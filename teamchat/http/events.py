@@ -94,6 +94,9 @@ async def register_queue(
     request: Request[Any, Any, Any], params: Params, user: UserRow, rt: Runtime
 ) -> JsonDict:
     caps, fetch_types, idle_timeout = parse_register_params(params, request)
+    caps = await register.with_bot_defaults(
+        rt, user, caps, all_public_given=params.has("all_public_streams")
+    )
     state = await register.do_register(
         rt,
         user,
@@ -115,6 +118,9 @@ async def get_events(
     if queue_id is None:
         # SPEC: register parameters may be passed instead of queue_id; a queue is registered.
         caps, _fetch_types, idle_timeout = parse_register_params(params, request)
+        caps = await register.with_bot_defaults(
+            rt, user, caps, all_public_given=params.has("all_public_streams")
+        )
         state = await register.do_register(
             rt,
             user,

@@ -7,7 +7,14 @@ from typing import Any
 import msgspec
 from litestar import Request
 
-from teamchat.actions.messages import message_common, message_fetch, message_send, message_state
+from teamchat.actions.messages import (
+    message_common,
+    message_fetch,
+    message_send,
+    message_state,
+    reports,
+)
+from teamchat.actions.people import bot_defaults
 from teamchat.errors import RequestVariableMissingError, ZulipError
 from teamchat.http.params import Params, as_bool, as_int, as_int_list, as_json, as_str
 from teamchat.http.routing import get, post
@@ -77,8 +84,12 @@ async def send_message(
     to = params.optional("to", parse_to, None)
     if to is None:
         if recipient_type == "stream":
-            raise ZulipError("Missing channel")
-        to = []
+            # zulip-compat: a bot's channel message without `to` goes to its default channel.
+            to = await bot_defaults.sending_stream_id(rt, user)
+            if to is None:
+                raise ZulipError("Missing channel")
+        else:
+            to = []
     queue_id = params.optional("queue_id", as_str, None)
     local_id = params.optional("local_id", as_str, None)
     if (queue_id is None) != (local_id is None):
@@ -98,6 +109,7 @@ async def send_message(
             queue_id=queue_id,
             local_id=local_id,
             read_by_sender=params.optional("read_by_sender", as_bool, None),
+            widget_content=params.optional("widget_content", as_str, None),
         ),
     )
     if sent.automatic_new_visibility_policy is not None:
@@ -173,3 +185,15 @@ async def render_message(
     content = params.required("content", as_str)
     rendered = await message_common.render_preview(rt, user, content, realm_url(request, rt))
     return params.success(rendered=rendered)
+
+
+@post("/messages/{message_id:int}/report")
+async def report_message(
+    message_id: int, request: Request[Any, Any, Any], params: Params, user: UserRow, rt: Runtime
+) -> JsonDict:
+    report_type = params.required("report_type", as_str)
+    description = params.optional("description", as_str, "")
+    await reports.check_report_message(
+        rt, user, message_id, report_type, description, realm_url(request, rt)
+    )
+    return params.success()

@@ -1,4 +1,4 @@
-"""POST /typing."""
+"""POST /typing, POST /messages/{message_id}/typing (and its older name)."""
 
 from __future__ import annotations
 
@@ -32,4 +32,22 @@ async def set_typing_status(params: Params, user: UserRow, rt: Runtime) -> JsonD
         if not to:
             raise ZulipError("Empty 'to' list")
         await typing.check_send_direct_typing(rt, user, op, to)
+    return params.success()
+
+
+@post("/messages/{message_id:int}/typing")
+async def set_edit_typing_status(
+    message_id: int, params: Params, user: UserRow, rt: Runtime
+) -> JsonDict:
+    op = params.required("op", one_of("start", "stop"))
+    await typing.check_send_edit_typing(rt, user, op, message_id)
+    return params.success()
+
+
+# zulip-compat: the endpoint's name before feature level 361, message_id in the body.
+@post("/message_edit_typing")
+async def set_edit_typing_status_legacy(params: Params, user: UserRow, rt: Runtime) -> JsonDict:
+    message_id = params.required("message_id", as_int)
+    op = params.required("op", one_of("start", "stop"))
+    await typing.check_send_edit_typing(rt, user, op, message_id)
     return params.success()

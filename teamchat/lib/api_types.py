@@ -29,7 +29,8 @@ class UserObject(Wire, kw_only=True):
     avatar_url: str | UnsetType | None = UNSET
     avatar_version: int
     bot_type: int | None
-    bot_owner_id: int | UnsetType = UNSET
+    # Bots only (null for system bots); humans never carry it.
+    bot_owner_id: int | UnsetType | None = UNSET
     date_joined: str
     is_active: bool
     is_admin: bool
@@ -39,6 +40,7 @@ class UserObject(Wire, kw_only=True):
     is_imported_stub: bool = False
     role: int
     timezone: str
+    # Humans only, and only when asked for.
     profile_data: dict[str, ProfileValue] | UnsetType = UNSET
 
 

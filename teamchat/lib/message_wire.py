@@ -13,7 +13,7 @@ import msgspec
 from teamchat.lib import wire
 from teamchat.lib.api_types import JsonDict
 from teamchat.lib.messages import display_topic
-from teamchat.records import MessageRow, ReactionRow, RealmRow, UserRow
+from teamchat.records import MessageRow, ReactionRow, RealmRow, SubmessageRow, UserRow
 
 # Fields of an edit-history entry that clients see (SPEC's edit_history).
 EDIT_HISTORY_FIELDS = (
@@ -37,6 +37,7 @@ class MessageExtras(msgspec.Struct, kw_only=True):
     participants: Sequence[UserRow] = ()
     reactions: Sequence[ReactionRow] = ()
     topic_links: list[dict[str, str]] = msgspec.field(default_factory=list)
+    submessages: Sequence[SubmessageRow] = ()
 
 
 def reaction_dicts(reactions: Sequence[ReactionRow]) -> list[JsonDict]:
@@ -48,6 +49,19 @@ def reaction_dicts(reactions: Sequence[ReactionRow]) -> list[JsonDict]:
             "user_id": r.user_id,
         }
         for r in reactions
+    ]
+
+
+def submessage_dicts(submessages: Sequence[SubmessageRow]) -> list[JsonDict]:
+    return [
+        {
+            "msg_type": s.msg_type,
+            "content": s.content,
+            "message_id": s.message_id,
+            "sender_id": s.sender_id,
+            "id": s.id,
+        }
+        for s in submessages
     ]
 
 
@@ -88,7 +102,7 @@ def message_dict(row: MessageRow, extras: MessageExtras, realm: RealmRow) -> Jso
         "topic_links": extras.topic_links,
         "is_me_message": row.is_me_message,
         "reactions": reaction_dicts(extras.reactions),
-        "submessages": [],
+        "submessages": submessage_dicts(extras.submessages),
         "sender_full_name": sender.full_name,
         "sender_email": wire.api_email(sender, realm.host),
         "sender_realm_str": realm.string_id,

@@ -109,13 +109,17 @@ EMOJISET_CHOICES = [
 ]
 AVAILABLE_NOTIFICATION_SOUNDS = ["chime-saved", "ding", "zulip", "none"]
 
-# zulip-compat: the settings clients without `user_settings_object` get as legacy events.
+# zulip-compat: Zulip's frozen legacy sets (display_settings_legacy plus the time zone, and
+# notification_settings_legacy): clients without `user_settings_object` get exactly these at
+# the top level of /register and as update_display_settings / update_global_notifications.
 DISPLAY_SETTINGS = frozenset(
     {
         "color_scheme",
         "default_language",
+        "web_home_view",
         "demote_inactive_streams",
         "emojiset",
+        "enable_drafts_synchronization",
         "enter_sends",
         "fluid_layout_width",
         "high_contrast_mode",
@@ -123,35 +127,32 @@ DISPLAY_SETTINGS = frozenset(
         "starred_message_counts",
         "translate_emoticons",
         "twenty_four_hour_time",
-        "user_list_style",
-        "web_home_view",
-        "web_mark_read_on_scroll_policy",
-        "web_escape_navigates_to_home_view",
-        "web_font_size_px",
-        "web_line_height_percent",
-        "display_emoji_reaction_users",
-        "web_stream_unreads_count_display_policy",
-        "web_channel_default_view",
         "timezone",
     }
 )
 NOTIFICATION_SETTINGS = frozenset(
-    name
-    for name in UserSettings.__struct_fields__
-    if name != "enable_drafts_synchronization"
-    and name.startswith(
-        (
-            "enable_",
-            "notification_",
-            "pm_content",
-            "message_content",
-            "wildcard_mentions",
-            "desktop_icon",
-            "realm_name_in",
-            "email_notifications_batching",
-            "presence_enabled",
-        )
-    )
+    {
+        "desktop_icon_count_display",
+        "email_notifications_batching_period_seconds",
+        "enable_desktop_notifications",
+        "enable_digest_emails",
+        "enable_login_emails",
+        "enable_marketing_emails",
+        "enable_offline_email_notifications",
+        "enable_offline_push_notifications",
+        "enable_online_push_notifications",
+        "enable_sounds",
+        "enable_stream_audible_notifications",
+        "enable_stream_desktop_notifications",
+        "enable_stream_email_notifications",
+        "enable_stream_push_notifications",
+        "message_content_in_email_notifications",
+        "notification_sound",
+        "pm_content_in_desktop_notifications",
+        "presence_enabled",
+        "realm_name_in_email_notifications_policy",
+        "wildcard_mentions_notify",
+    }
 )
 
 

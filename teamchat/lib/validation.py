@@ -1,8 +1,10 @@
-"""Small input checks shared by actions: emails, names."""
+"""Small input checks shared by actions: emails, names, short texts."""
 
 from __future__ import annotations
 
 import re
+
+from teamchat.errors import ZulipError
 
 # Django's EmailValidator in spirit: a local part, then a dotted domain or "localhost".
 _EMAIL_RE = re.compile(
@@ -25,3 +27,13 @@ def full_name_problem(full_name: str) -> str | None:
     if any(ch in full_name for ch in '*`\\>"@') or any(ord(ch) < 32 for ch in full_name):
         return "Invalid characters in name!"
     return None
+
+
+def clean_text(name: str, value: str, limit: int) -> str:
+    """Zulip's StringConstraints(min_length=1, max_length, strip_whitespace=True)."""
+    value = value.strip()
+    if not value:
+        raise ZulipError(f"{name} is too short.")
+    if len(value) > limit:
+        raise ZulipError(f"{name} is too long (limit: {limit} characters)")
+    return value

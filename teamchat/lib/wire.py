@@ -85,9 +85,10 @@ def user_object(
         role=int(user.role),
         timezone=user.timezone,
     )
-    if user.is_bot and user.bot_owner_id is not None:
+    # zulip-compat: format_user_row gives bots their owner (maybe null), people their profile.
+    if user.is_bot:
         obj.bot_owner_id = user.bot_owner_id
-    if profile_data is not None:
+    elif profile_data is not None:
         obj.profile_data = profile_data
     return obj
 

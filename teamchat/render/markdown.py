@@ -75,6 +75,7 @@ from teamchat.render.stream_links import (
     StreamTopicLinkProcessor,
     StreamTopicMessageLinkProcessor,
 )
+from teamchat.render.timestamps import TimestampProcessor
 
 __all__ = [
     "PRIORITIES",
@@ -122,6 +123,7 @@ PRIORITIES: Final = MappingProxyType(
             "stream_topic_message_link": 89,
             "stream_topic_link": 87,
             "stream_link": 85,
+            "timestamp": 75,
             "user_group_mention": 65,
             "link": 60,
             "autolink": 55,
@@ -207,6 +209,7 @@ class _ZulipMarkdown(Markdown):
             "stream_topic_message_link": StreamTopicMessageLinkProcessor(ctx),
             "stream_topic_link": StreamTopicLinkProcessor(ctx),
             "stream_link": StreamLinkProcessor(ctx),
+            "timestamp": TimestampProcessor(),
             "user_group_mention": UserGroupMentionProcessor(ctx, state),
             "link": LinkProcessor(LINK_RE, ctx.realm_url),
             "autolink": AutoLinkProcessor(ctx.realm_url),

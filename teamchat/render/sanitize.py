@@ -7,11 +7,13 @@ import re
 
 import nh3
 
+from teamchat.render.timestamps import DATETIME_ATTRIBUTE_RE
+
 ALLOWED_TAGS = frozenset(
     {
         *("a", "blockquote", "br", "code", "del", "div", "em", "hr", "img", "li", "ol"),
         *("p", "pre", "span", "strong", "table", "tbody", "td", "th", "thead", "tr", "ul"),
-        *("h1", "h2", "h3", "h4", "h5", "h6"),
+        *("h1", "h2", "h3", "h4", "h5", "h6", "time"),
     }
 )
 ALLOWED_ATTRIBUTES = {
@@ -20,6 +22,7 @@ ALLOWED_ATTRIBUTES = {
     "img": {"alt", "class", "src", "title"},
     "div": {"class", "data-code-language", "aria-hidden"},
     "ol": {"start"},
+    "time": {"datetime"},
     "th": {"style"},
     "td": {"style"},
 }
@@ -28,7 +31,7 @@ ALLOWED_CLASSES = {
     "span": frozenset(
         {
             *("user-mention", "channel-wildcard-mention", "topic-mention", "silent"),
-            *("user-group-mention", "emoji"),
+            *("user-group-mention", "emoji", "timestamp-error"),
         }
     ),
     "img": frozenset({"emoji"}),
@@ -56,6 +59,8 @@ def _filter_attribute(tag: str, attribute: str, value: str) -> str | None:
         return value if _DIGITS_RE.fullmatch(value) else None
     if attribute == "data-user-id":
         return value if value == "*" or _DIGITS_RE.fullmatch(value) else None
+    if attribute == "datetime":
+        return value if DATETIME_ATTRIBUTE_RE.fullmatch(value) else None
     if attribute in _FIXED_VALUES:
         return value if value == _FIXED_VALUES[attribute] else None
     return value

@@ -210,3 +210,79 @@ def test_presence_loop(mobile_world: World) -> None:
         slim_presence=True,
     )
     assert "presences" not in ping
+
+
+def test_polls_read_as_the_app_reads_them(mobile_world: World) -> None:
+    """A poll, votes and a new option: the app's history decoder and its live-event path
+    agree with each other and with what was done."""
+    from tests.support import flutter_polls as polls
+    from tests.support.flutter_events import SubmessageEvent, parse_event
+
+    w = mobile_world
+    bob_id = w.bob.user_id  # type: ignore[attr-defined]
+    _, snapshot = _register(w)
+    poll_id = w.bob.ok(
+        "POST", "/messages", type="stream", to=w.channel, topic="polls",
+        content="/poll Best day?\nMonday\nFriday",
+    )["id"]  # fmt: skip
+
+    def send(user: Api, data: dict[str, Any]) -> None:
+        user.ok("POST", "/submessage", message_id=poll_id, msg_type="widget",
+                content=json.dumps(data))  # fmt: skip
+
+    send(w.alice, {"type": "vote", "key": "canned,1", "vote": 1})
+    send(w.alice, {"type": "new_option", "idx": 0, "option": "Sunday"})
+    send(w.bob, {"type": "vote", "key": f"{w.alice.user_id},0", "vote": 1})  # type: ignore[attr-defined]
+    send(w.bob, {"type": "question", "question": "Best weekday?"})
+    live = [
+        e
+        for e in events(w.alice, snapshot.queue_id or "")
+        if e["type"] in ("message", "submessage")
+    ]
+    [created] = [e for e in live if e["type"] == "message"]
+    poll = polls.parse_poll(created["message"]["submessages"], bob_id)
+    assert poll is not None and poll.question == "Best day?"
+    for event in live:
+        if event["type"] == "submessage":
+            decoded = parse_event(event)
+            assert isinstance(decoded, SubmessageEvent)
+            polls.apply_event(poll, decoded.sender_id, json.loads(decoded.content), bob_id)
+    page = _fetch(w.alice, [], str(poll_id), 0, 0)
+    [message] = page.messages
+    fetched = polls.parse_poll(message.submessages or [], bob_id)
+    assert fetched == poll
+    assert fetched.question == "Best weekday?"
+    assert {text: voters for text, voters in fetched.options.values()} == {
+        "Monday": set(),
+        "Friday": {w.alice.user_id},  # type: ignore[attr-defined]
+        "Sunday": {bob_id},
+    }
+
+
+def test_scheduled_message_events_do_not_break_the_app(mobile_world: World) -> None:
+    """The app does not show scheduled messages yet: their events must reach it as types it
+    ignores, and the message sent at the time as an ordinary message it decodes."""
+    import time
+
+    from tests.support.flutter_events import MessageEvent, parse_event
+
+    w = mobile_world
+    _, snapshot = _register(w)
+    scheduled = w.alice.ok(
+        "POST", "/scheduled_messages", type="stream", to=w.channel_id, topic="later",
+        content="from the past", scheduled_delivery_timestamp=int(time.time()) + 1,
+    )["scheduled_message_id"]  # fmt: skip
+    deadline, seen = time.monotonic() + 10, []
+    while not any(e["type"] == "message" for e in seen):
+        assert time.monotonic() < deadline, seen
+        seen += events(w.alice, snapshot.queue_id or "", seen[-1]["id"] if seen else -1)
+        time.sleep(0.1)
+    kinds = [(e["type"], e.get("op")) for e in seen]
+    assert ("scheduled_messages", "add") in kinds and ("scheduled_messages", "remove") in kinds
+    for event in seen:
+        decoded = parse_event(event)
+        if event["type"] == "message":
+            assert isinstance(decoded, MessageEvent)
+            assert decoded.message["content"].endswith("from the past</p>")
+    assert w.alice.ok("GET", "/scheduled_messages")["scheduled_messages"] == []
+    assert scheduled

@@ -46,3 +46,13 @@ def _reaction(state: JsonDict, event: JsonDict) -> None:
 @applier("typing")
 def _typing(state: JsonDict, event: JsonDict) -> None:
     """Typing notifications are not part of the register state."""
+
+
+@applier("typing_edit_message")
+def _typing_edit(state: JsonDict, event: JsonDict) -> None:
+    """Typing while editing is not part of the register state either."""
+
+
+@applier("submessage")
+def _submessage(state: JsonDict, event: JsonDict) -> None:
+    """Submessages (poll votes, tasks) live on messages, outside the register state."""

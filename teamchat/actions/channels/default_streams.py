@@ -17,7 +17,8 @@ from teamchat.store import default_streams as default_store
 from teamchat.store.db import Tx
 
 
-async def _publish(rt: Runtime, tx: Tx) -> None:
+async def publish_default_streams(rt: Runtime, tx: Tx) -> None:
+    """Queue the `default_streams` event (the whole list) to every non-guest, after commit."""
     event = DefaultStreamsEvent(default_streams=await default_store.list_default_stream_ids(tx))
     users = await store.users.list_users(tx, is_active=True)
     audience = [u.id for u in users if not u.is_guest]
@@ -34,7 +35,7 @@ async def check_add_default_stream(rt: Runtime, user: UserRow, stream_id: int) -
         if stream.is_archived:
             raise ZulipError("Invalid channel ID")
         await default_store.add_default_stream(tx, stream.id)
-        await _publish(rt, tx)
+        await publish_default_streams(rt, tx)
 
 
 async def check_remove_default_stream(rt: Runtime, user: UserRow, stream_id: int) -> None:
@@ -43,7 +44,7 @@ async def check_remove_default_stream(rt: Runtime, user: UserRow, stream_id: int
     async with rt.db.write() as tx:
         stream, _ = await access_stream_by_id(tx, user, stream_id, content=False)
         await default_store.remove_default_stream(tx, stream.id)
-        await _publish(rt, tx)
+        await publish_default_streams(rt, tx)
 
 
 async def get_default_stream_ids(rt: Runtime, user: UserRow) -> list[int]:

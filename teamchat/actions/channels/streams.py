@@ -65,7 +65,7 @@ async def render_description(conn: Conn, user: UserRow, text: str) -> str:
     return (await render(conn, user, text, "")).html
 
 
-def _normalize_requests(requests: Sequence[ChannelRequest]) -> list[ChannelRequest]:
+def normalize_requests(requests: Sequence[ChannelRequest]) -> list[ChannelRequest]:
     result = []
     for request in requests:
         name = request.name.strip()
@@ -104,13 +104,13 @@ async def check_add_subscriptions(
     """POST /users/me/subscriptions: create missing channels, subscribe, report per user."""
     if user.is_guest:
         raise ZulipError("Not allowed for guest users")
-    requests = _normalize_requests(requests)
+    requests = normalize_requests(requests)
     async with rt.db.read() as conn:
         realm = await realm_store.get_realm(conn)
         assert realm is not None
         existing, missing = await _split_requests(conn, requests)
         if missing:
-            await _check_create(conn, realm, user, options)
+            await check_create(conn, realm, user, options)
         targets = await subs.access_principals(conn, principals) if principals else [user]
         others = any(target.id != user.id for target in targets)
         authorized, unauthorized = await _authorize_existing(conn, user, existing, others)
@@ -192,7 +192,7 @@ def _by_user(pairs: list[tuple[UserRow, StreamRow]]) -> dict[str, list[str]]:
     return result
 
 
-async def _check_create(conn: Conn, realm: RealmRow, user: UserRow, options: CreateOptions) -> None:
+async def check_create(conn: Conn, realm: RealmRow, user: UserRow, options: CreateOptions) -> None:
     if options.is_web_public and options.invite_only:
         raise ZulipError("Invalid parameters")
     setting = (
@@ -246,11 +246,11 @@ async def do_add_subscriptions(
 ) -> subs.SubscriptionChange:
     """Create the new channels, then subscribe every target to every channel."""
     async with rt.db.write() as tx:
-        created = [await _create_stream(rt, tx, user, channel, options) for channel in new]
+        created = [await create_stream(rt, tx, user, channel, options) for channel in new]
         return await subs.subscribe_users(rt, tx, [*created, *existing], targets, colors)
 
 
-async def _create_stream(
+async def create_stream(
     rt: Runtime, tx: Tx, user: UserRow, channel: NewChannel, options: CreateOptions
 ) -> StreamRow:
     if await stream_store.get_stream_by_name(tx, channel.name) is not None:

@@ -32,6 +32,7 @@ from teamchat.store import message_flags as flag_store
 from teamchat.store import messages as message_store
 from teamchat.store import reactions as reaction_store
 from teamchat.store import streams as stream_store
+from teamchat.store import submessages as submessage_store
 from teamchat.store import subscriptions as sub_store
 from teamchat.store import user_groups as user_group_store
 from teamchat.store import users as user_store
@@ -126,6 +127,7 @@ async def message_extras(conn: Conn, rows: Sequence[MessageRow]) -> dict[int, Me
     user_ids = {r.sender_id for r in rows} | {u for ids in participants.values() for u in ids}
     users = {u.id: u for u in await user_store.list_users(conn, user_ids=sorted(user_ids))}
     reactions = await reaction_store.list_reactions(conn, [r.id for r in rows])
+    submessages = await submessage_store.for_messages(conn, [r.id for r in rows])
     linkifiers = await render_linkifiers(conn)
     return {
         row.id: MessageExtras(
@@ -134,6 +136,7 @@ async def message_extras(conn: Conn, rows: Sequence[MessageRow]) -> dict[int, Me
             participants=[users[u] for u in participants.get(row.recipient_id, [])],
             reactions=reactions.get(row.id, []),
             topic_links=topic_links(row.topic, linkifiers) if row.stream_id is not None else [],
+            submessages=submessages.get(row.id, []),
         )
         for row in rows
     }

@@ -13,6 +13,7 @@ import msgspec
 
 from teamchat.actions.channels import channel_access as access
 from teamchat.actions.messages.message_common import access_message
+from teamchat.actions.messages.uploads import drop_uploads_of
 from teamchat.actions.messages.user_topics import INHERIT, set_policy_in_tx
 from teamchat.actions.org.permissions import has_realm_permission, require_realm_admin
 from teamchat.errors import ZulipError
@@ -86,8 +87,11 @@ async def _audience(tx: Tx, messages: Sequence[MessageRow], stream: StreamRow | 
     return sorted(holders)
 
 
-async def do_delete_messages(rt: Runtime, messages: Sequence[MessageRow]) -> None:
-    """Delete messages of one conversation (one channel topic, or one direct message)."""
+async def do_delete_messages(
+    rt: Runtime, messages: Sequence[MessageRow], *, drop_uploads: bool = False
+) -> None:
+    """Delete messages of one conversation (one channel topic, or one direct message); with
+    `drop_uploads`, also the uploads only they linked (message retention)."""
     sample = messages[0]
     ids = sorted(m.id for m in messages)
     async with rt.db.write() as tx:
@@ -96,6 +100,8 @@ async def do_delete_messages(rt: Runtime, messages: Sequence[MessageRow]) -> Non
             stream = await stream_store.get_stream_by_id(tx, sample.stream_id)
         audience = await _audience(tx, messages, stream)
         await message_store.delete_messages(tx, ids)
+        if drop_uploads:
+            await drop_uploads_of(rt, tx, ids)
         fields: dict[str, object] = {"message_type": "private"}
         if stream is not None:
             fields = {"message_type": "stream", "stream_id": stream.id, "topic": sample.topic}

@@ -7,6 +7,8 @@ for a channel's first message or renewed activity; `user_topic` for automatic fo
 
 from __future__ import annotations
 
+from collections.abc import Awaitable, Callable
+
 import msgspec
 
 from teamchat.actions.channels import channel_access as access
@@ -27,12 +29,20 @@ from teamchat.lib import flags as fl
 from teamchat.lib import user_settings, wire
 from teamchat.lib.api_types import JsonDict
 from teamchat.lib.message_wire import MessageExtras, message_dict
-from teamchat.records import EmailVisibility, MessageRow, RealmRow, StreamRow, UserRow
+from teamchat.records import (
+    EmailVisibility,
+    MessageRow,
+    RealmRow,
+    StreamRow,
+    SubmessageRow,
+    UserRow,
+)
 from teamchat.render.markdown import Rendered
 from teamchat.runtime import Runtime
 from teamchat.store import message_context as context_store
 from teamchat.store import messages as message_store
 from teamchat.store import streams as stream_store
+from teamchat.store import submessages as submessage_store
 from teamchat.store import subscriptions as sub_store
 from teamchat.store import user_topics as user_topic_store
 from teamchat.store import users as user_store
@@ -54,6 +64,10 @@ class Draft(msgspec.Struct, kw_only=True):
     read_by_sender: bool
     queue_id: str | None = None
     local_id: str | None = None
+    # The widget submessage's content ({widget_type, extra_data}) for /poll, /todo, zform.
+    widget: JsonDict | None = None
+    # Writes that must commit with the message (a scheduled message leaving its queue).
+    with_message: Callable[[Tx], Awaitable[None]] | None = None
 
 
 class SentMessage(msgspec.Struct, kw_only=True):
@@ -97,11 +111,19 @@ async def do_send_message(
         flags = await _recipient_flags(tx, sender, draft, recipient_id)
         await message_store.insert_user_messages(tx, message_id, flags)
         await link_attachments(rt, tx, sender, message_id, now, draft.rendered.attachment_path_ids)
+        submessages = []
+        if draft.widget is not None:
+            content = msgspec.json.encode(draft.widget).decode()
+            submessages.append(
+                await submessage_store.insert(tx, message_id, sender.id, "widget", content)
+            )
         policy = None
         if stream is not None:
             await _channel_bookkeeping(rt, tx, stream, message_id, now)
             policy = await _automatic_policies(rt, tx, sender, stream, draft, row)
-        await _publish_message(rt, tx, realm, sender, row, draft, flags)
+        await _publish_message(rt, tx, realm, sender, row, draft, flags, submessages)
+        if draft.with_message is not None:
+            await draft.with_message(tx)
     return SentMessage(id=message_id, automatic_new_visibility_policy=policy)
 
 
@@ -242,6 +264,7 @@ async def _publish_message(
     row: MessageRow,
     draft: Draft,
     flags: dict[int, int],
+    submessages: list[SubmessageRow],
 ) -> None:
     extras = MessageExtras(
         sender=sender,
@@ -250,6 +273,7 @@ async def _publish_message(
         if draft.stream is None
         else [],
         topic_links=await links_for_topic(tx, row.topic) if draft.stream else [],
+        submessages=submessages,
     )
     event: JsonDict = {
         "type": "message",

@@ -37,6 +37,7 @@ from teamchat.store import message_context as context_store
 from teamchat.store import messages as message_store
 from teamchat.store import realm as realm_store
 from teamchat.store import streams as stream_store
+from teamchat.store import submessages as submessage_store
 from teamchat.store import subscriptions as sub_store
 from teamchat.store import users as user_store
 from teamchat.store.db import Conn
@@ -101,8 +102,23 @@ def resolve_change(old: str, new: str) -> tuple[bool, bool]:
     return resolved, unresolved
 
 
-def _past(message: MessageRow, limit: int | None, now: int) -> bool:
-    return limit is not None and now - message.date_sent > limit + EDIT_LIMIT_BUFFER_SECS
+def _past(
+    message: MessageRow, limit: int | None, now: int, buffer: int = EDIT_LIMIT_BUFFER_SECS
+) -> bool:
+    return limit is not None and now - message.date_sent > limit + buffer
+
+
+def check_can_edit_content(
+    settings: realm_settings.RealmSettings, user: UserRow, message: MessageRow, now: int,
+    buffer: int,
+) -> None:  # fmt: skip
+    """Zulip's validate_user_can_edit_message: editing on, own message, within the limit."""
+    if not settings.allow_message_editing:
+        raise ZulipError("Your organization has turned off message editing")
+    if message.sender_id != user.id:
+        raise ZulipError("You don't have permission to edit this message")
+    if _past(message, settings.message_content_edit_limit_seconds, now, buffer):
+        raise ZulipError("The time limit for editing this message has passed")
 
 
 async def _in_channel_setting(conn: Conn, user: UserRow, stream: StreamRow, name: str) -> bool:
@@ -194,12 +210,9 @@ async def check_update_message(
         message, _ = await access_message(conn, user, message_id)
         settings = realm_settings.load(realm.settings_json)
         if request.content is not None:
-            if not settings.allow_message_editing:
-                raise ZulipError("Your organization has turned off message editing")
-            if message.sender_id != user.id:
-                raise ZulipError("You don't have permission to edit this message")
-            if _past(message, settings.message_content_edit_limit_seconds, now):
-                raise ZulipError("The time limit for editing this message has passed")
+            check_can_edit_content(settings, user, message, now, EDIT_LIMIT_BUFFER_SECS)
+            if await submessage_store.for_messages(conn, [message.id]):
+                raise ZulipError("Widgets cannot be edited.")
         topic = _new_topic(message, request.topic)
         _check_payload(message, request, topic)
         plan = await _plan(conn, realm, user, message, request, topic, now)

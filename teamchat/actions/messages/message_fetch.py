@@ -15,6 +15,7 @@ from teamchat.actions.messages import message_common as common
 from teamchat.actions.people.users import find_user_by_email
 from teamchat.errors import ZulipError
 from teamchat.lib import flags as fl
+from teamchat.lib import search_highlight as highlight
 from teamchat.lib.api_types import JsonDict
 from teamchat.lib.message_wire import ClientView
 from teamchat.lib.messages import LARGER_THAN_MAX_MESSAGE_ID, MAX_MESSAGES_PER_FETCH
@@ -272,7 +273,7 @@ async def get_messages(
         query = await build_query(conn, user, narrow)
         anchor_id = await _anchor_id(conn, query, anchor.value)
         rows, found = await _window(conn, query, anchor, anchor_id)
-        messages = await _load(conn, realm, user, rows, view)
+        messages = await _load(conn, realm, user, rows, view, narrow)
     return {"messages": messages, "anchor": anchor_id, **found, "history_limited": False}
 
 
@@ -291,7 +292,7 @@ async def get_messages_by_id(
             rows = [r for r in rows if await _readable(conn, user, r)]
         else:
             rows = await search.fetch_ids(conn, query, message_ids)
-        messages = await _load(conn, realm, user, rows, view)
+        messages = await _load(conn, realm, user, rows, view, narrow)
     return {"messages": messages, "history_limited": False}
 
 
@@ -374,10 +375,16 @@ async def _load(
     user: UserRow,
     rows: list[tuple[int, int | None]],
     view: ClientView,
+    narrow: list[NarrowTerm],
 ) -> list[JsonDict]:
     messages = await message_store.list_messages(conn, [r[0] for r in rows])
     flags = {mid: bits for mid, bits in rows if bits is not None}
-    return await common.messages_for_viewer(conn, realm, user, messages, flags, view)
+    objects = await common.messages_for_viewer(conn, realm, user, messages, flags, view)
+    stems = highlight.search_terms(narrow)
+    if stems is not None:
+        for message, obj in zip(messages, objects, strict=True):
+            obj.update(highlight.search_matches(message, stems))
+    return objects
 
 
 async def get_message(

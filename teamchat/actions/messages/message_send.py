@@ -15,7 +15,8 @@ from teamchat.actions.org.permissions import has_realm_permission, realm_group_s
 from teamchat.actions.people.users import find_user_by_email
 from teamchat.errors import StreamDoesNotExistError, StreamIdDoesNotExistError, ZulipError
 from teamchat.lib import channels as ch
-from teamchat.lib import realm_settings, wire
+from teamchat.lib import realm_settings, widgets, wire
+from teamchat.lib.api_types import JsonDict
 from teamchat.lib.messages import (
     EMPTY_TOPIC_DISPLAY_NAME,
     default_read_by_sender,
@@ -64,13 +65,25 @@ class SendRequest(msgspec.Struct, kw_only=True):
     read_by_sender: bool | None = None
     # zulip-compat: internal sends (system bots' notifications) may post in any channel.
     internal: bool = False
+    # A bot's JSON widget (Zulip's zform), checked before anything is stored.
+    widget_content: str | None = None
 
 
 async def check_send_message(
     rt: Runtime, sender: UserRow, request: SendRequest
 ) -> message_deliver.SentMessage:
     """Validate and send; return the new id (and any automatic topic policy change)."""
+    realm, draft = await check_message(rt, sender, request)
+    return await message_deliver.do_send_message(rt, realm, sender, draft)
+
+
+async def check_message(
+    rt: Runtime, sender: UserRow, request: SendRequest
+) -> tuple[RealmRow, message_deliver.Draft]:
+    """Every check of a send, without sending: the checked, rendered message (Zulip's
+    check_message; scheduled messages are checked when scheduled and again when sent)."""
     content = normalize_content(request.content)
+    widget = _widget(request.widget_content, content)
     async with rt.db.read() as conn:
         realm = await realm_store.get_realm(conn)
         assert realm is not None
@@ -99,8 +112,23 @@ async def check_send_message(
         read_by_sender=read_by_sender,
         queue_id=request.queue_id,
         local_id=request.local_id,
+        widget=widget,
     )
-    return await message_deliver.do_send_message(rt, realm, sender, draft)
+    return realm, draft
+
+
+def _widget(widget_content: str | None, content: str) -> JsonDict | None:
+    """The widget a message carries: the sender's `widget_content`, else /poll or /todo."""
+    if widget_content is None:
+        return widgets.widget_from_content(content)
+    try:
+        value = msgspec.json.decode(widget_content)
+    except msgspec.DecodeError:
+        raise ZulipError("Widgets: API programmer sent invalid JSON content") from None
+    try:
+        return widgets.check_widget_content(value)
+    except widgets.WidgetError as error:
+        raise ZulipError(f"Widgets: {error}") from None
 
 
 async def _access_stream_for_send(

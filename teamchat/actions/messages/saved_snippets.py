@@ -6,13 +6,14 @@ from __future__ import annotations
 import msgspec
 
 from teamchat.actions.state import MAX_MESSAGE_LENGTH, StateContext, state_fetcher
-from teamchat.errors import ResourceNotFoundError, ZulipError
+from teamchat.errors import ResourceNotFoundError
 from teamchat.events.types_saved_snippets import (
     SavedSnippetAddEvent,
     SavedSnippetObject,
     SavedSnippetRemoveEvent,
     SavedSnippetUpdateEvent,
 )
+from teamchat.lib.validation import clean_text
 from teamchat.records import SavedSnippetRow, UserRow
 from teamchat.runtime import Runtime
 from teamchat.store import saved_snippets as snippet_store
@@ -31,16 +32,6 @@ def snippet_object(row: SavedSnippetRow) -> SavedSnippetObject:
 async def _saved_snippets_state(ctx: StateContext) -> None:
     rows = await snippet_store.list_snippets(ctx.conn, ctx.user.id)
     ctx.state["saved_snippets"] = [snippet_object(row) for row in rows]
-
-
-def clean_text(name: str, value: str, limit: int) -> str:
-    """Zulip's StringConstraints(min_length=1, max_length, strip_whitespace=True)."""
-    value = value.strip()
-    if not value:
-        raise ZulipError(f"{name} is too short.")
-    if len(value) > limit:
-        raise ZulipError(f"{name} is too long (limit: {limit} characters)")
-    return value
 
 
 def clean_title(value: str) -> str:

@@ -1,7 +1,9 @@
-"""POST /typing: `typing` start/stop events (ephemeral, published directly).
+"""POST /typing and POST /messages/{id}/typing: `typing` and `typing_edit_message` start/stop
+events (ephemeral, published directly).
 
 Direct messages reach every participant (the sender too); channel typing reaches the
-subscribers of channels with at most 100 subscribers, like Zulip.
+subscribers of channels with at most 100 subscribers, like Zulip. Typing while editing a
+message reaches whoever the saved edit would reach, if the user may edit it now.
 """
 
 from __future__ import annotations
@@ -9,15 +11,26 @@ from __future__ import annotations
 import msgspec
 
 from teamchat.actions.channels import channel_access as access
+from teamchat.actions.messages.message_common import access_message
+from teamchat.actions.messages.message_edit import check_can_edit_content
 from teamchat.errors import ZulipError
 from teamchat.events import rules_messages  # noqa: F401 (registers message event rules)
-from teamchat.events.types_messages import TypingStartEvent, TypingStopEvent, TypingUser
-from teamchat.lib import user_settings, wire
+from teamchat.events.types_messages import (
+    TypingEditRecipient,
+    TypingEditStartEvent,
+    TypingEditStopEvent,
+    TypingStartEvent,
+    TypingStopEvent,
+    TypingUser,
+)
+from teamchat.lib import realm_settings, user_settings, wire
 from teamchat.records import UserRow
 from teamchat.runtime import Runtime
+from teamchat.store import messages as message_store
 from teamchat.store import realm as realm_store
 from teamchat.store import subscriptions as sub_store
 from teamchat.store import users as user_store
+from teamchat.store.db import Conn
 
 MAX_STREAM_SIZE_FOR_TYPING_NOTIFICATIONS = 100
 
@@ -64,10 +77,7 @@ async def check_send_stream_typing(
         realm = await realm_store.get_realm(conn)
         assert realm is not None
         stream, _ = await access.access_stream_by_id(conn, sender, stream_id)
-        subscriber_ids = (await sub_store.subscriber_ids(conn, [stream.id])).get(stream.id, [])
-        if len(subscriber_ids) > MAX_STREAM_SIZE_FOR_TYPING_NOTIFICATIONS:
-            return
-        subscribers = await user_store.list_users(conn, user_ids=subscriber_ids)
+        listeners = await _channel_listeners(conn, stream.id)
     event_class = TypingStartEvent if op == "start" else TypingStopEvent
     event = event_class(
         message_type="stream",
@@ -75,4 +85,41 @@ async def check_send_stream_typing(
         stream_id=stream.id,
         topic=topic,
     )
-    rt.broker.publish(msgspec.to_builtins(event), [u.id for u in subscribers if _receives(u)])
+    rt.broker.publish(msgspec.to_builtins(event), listeners)
+
+
+async def _channel_listeners(conn: Conn, stream_id: int) -> list[int]:
+    """Subscribers who hear typing in a channel: none when it has over 100 subscribers."""
+    subscriber_ids = (await sub_store.subscriber_ids(conn, [stream_id])).get(stream_id, [])
+    if len(subscriber_ids) > MAX_STREAM_SIZE_FOR_TYPING_NOTIFICATIONS:
+        return []
+    users = await user_store.list_users(conn, user_ids=subscriber_ids)
+    return [u.id for u in users if _receives(u)]
+
+
+async def check_send_edit_typing(rt: Runtime, sender: UserRow, op: str, message_id: int) -> None:
+    """Typing while editing a message the sender may edit now (no grace period)."""
+    settings = user_settings.load(sender.settings_json)
+    async with rt.db.read() as conn:
+        realm = await realm_store.get_realm(conn)
+        assert realm is not None
+        message, _ = await access_message(conn, sender, message_id)
+        realm_rules = realm_settings.load(realm.settings_json)
+        check_can_edit_content(realm_rules, sender, message, rt.now(), 0)
+        if message.stream_id is not None:
+            if not settings.send_stream_typing_notifications:
+                raise ZulipError("User has disabled typing notifications for channel messages")
+            listeners = await _channel_listeners(conn, message.stream_id)
+            recipient = TypingEditRecipient(
+                type="channel", channel_id=message.stream_id, topic=message.topic
+            )
+        else:
+            if not settings.send_private_typing_notifications:
+                raise ZulipError("User has disabled typing notifications for direct messages")
+            participants = await message_store.dm_participants(conn, [message.recipient_id])
+            users = await user_store.list_users(conn, user_ids=participants[message.recipient_id])
+            listeners = [u.id for u in users if _receives(u)]
+            recipient = TypingEditRecipient(type="direct", user_ids=listeners)
+    event_class = TypingEditStartEvent if op == "start" else TypingEditStopEvent
+    event = event_class(sender_id=sender.id, message_id=message.id, recipient=recipient)
+    rt.broker.publish(msgspec.to_builtins(event), listeners)

@@ -31,6 +31,7 @@ from teamchat.events.types_uploads import (
 )
 from teamchat.records import AttachmentRow, UserRow
 from teamchat.runtime import Runtime
+from teamchat.store import retention as retention_store
 from teamchat.store.db import Conn, Tx
 
 CHUNK_BYTES = 256 * 1024
@@ -118,6 +119,25 @@ async def do_delete_attachment(rt: Runtime, user: UserRow, attachment_id: int) -
             upload_space_used=await store.uploads.upload_space_used(tx),
         )
         tx.after_commit(lambda: rt.broker.publish(event, [user.id]))
+
+
+async def drop_uploads_of(rt: Runtime, tx: Tx, message_ids: Sequence[int]) -> None:
+    """Inside the transaction deleting these messages: delete the uploads no other message
+    links (attachment/remove to each owner) and forget the messages' links."""
+    orphans = await retention_store.uploads_only_linked_by(tx, message_ids)
+    for attachment_id, _owner in orphans:
+        await store.uploads.delete_attachment(tx, attachment_id)
+    await retention_store.unlink_messages(tx, message_ids)
+    used = await store.uploads.upload_space_used(tx)
+    for attachment_id, owner_id in orphans:
+        _publish_removed(rt, tx, attachment_id, owner_id, used)
+
+
+def _publish_removed(rt: Runtime, tx: Tx, attachment_id: int, owner_id: int, used: int) -> None:
+    event = AttachmentRemoveEvent(
+        attachment=AttachmentIdOnly(id=attachment_id), upload_space_used=used
+    )
+    tx.after_commit(lambda: rt.broker.publish(event, [owner_id]))
 
 
 async def access_upload(rt: Runtime, user: UserRow, path_id: str) -> AttachmentRow:

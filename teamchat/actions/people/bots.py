@@ -7,10 +7,19 @@ Embedded bots are stored with their service name and configuration but never run
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+
+import msgspec
 
 from teamchat import store
 from teamchat.actions.org.system_bots import is_system_bot
+from teamchat.actions.people.bot_defaults import (
+    DefaultsChange,
+    apply_defaults,
+    check_defaults,
+    defaults_fields,
+    get_defaults,
+)
 from teamchat.actions.people.user_access import access_bot_by_id, bot_owner_user_ids
 from teamchat.actions.people.user_admin import (
     apply_full_name,
@@ -30,8 +39,9 @@ from teamchat.lib import wire
 from teamchat.lib.api_types import JsonDict
 from teamchat.lib.passwords import random_api_key
 from teamchat.lib.validation import is_valid_email
-from teamchat.records import BotType, Role, UserRow
+from teamchat.records import BotDefaultsRow, BotType, Role, UserRow
 from teamchat.runtime import Runtime
+from teamchat.store import bot_defaults as defaults_store
 from teamchat.store import bots as bots_store
 from teamchat.store.db import Conn, Tx
 
@@ -58,6 +68,7 @@ class NewBot:
     service_name: str | None = None
     config_data: dict[str, str] | None = None
     interface_type: int = 1
+    defaults: DefaultsChange = field(default_factory=DefaultsChange)
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -70,6 +81,7 @@ class BotUpdate:
     config_data: dict[str, str] | None = None
     service_payload_url: str | None = None
     service_interface: int = 1
+    defaults: DefaultsChange = field(default_factory=DefaultsChange)
 
 
 def require_member_or_admin(user: UserRow) -> None:
@@ -108,8 +120,13 @@ async def _realm_bots_state(ctx: StateContext) -> None:
     for row in await bots_store.list_services(ctx.conn):
         services.setdefault(row.bot_id, []).append(_service_fields(row))
     configs = await bots_store.get_configs(ctx.conn)
+    defaults = await defaults_store.all_bots(ctx.conn)
     ctx.state["realm_bots"] = [
-        bot_object(bot, service_dicts(bot, services.get(bot.id, []), configs.get(bot.id, {})))
+        bot_object(
+            bot,
+            service_dicts(bot, services.get(bot.id, []), configs.get(bot.id, {})),
+            defaults.get(bot.id),
+        )
         for bot in bots
     ]
 
@@ -150,13 +167,15 @@ async def check_add_bot(rt: Runtime, owner: UserRow, new: NewBot) -> UserRow:
         await _check_bot_name_available(conn, full_name)
         if not await can_create_bot(conn, realm, owner, new.bot_type):
             raise ZulipError("Insufficient permission")
+        defaults = await check_defaults(conn, owner, BotDefaultsRow(bot_id=0), new.defaults)
     if new.bot_type not in tuple(BotType):
         raise ZulipError("Invalid bot type")
     if new.interface_type not in INTERFACE_TYPES:
         raise ZulipError("Invalid interface type")
     return await do_create_bot(
-        rt, owner, new, email=email, full_name=full_name, service_name=service_name
-    )
+        rt, owner, new, email=email, full_name=full_name, service_name=service_name,
+        defaults=defaults,
+    )  # fmt: skip
 
 
 async def _check_bot_name_available(conn: Conn, full_name: str) -> None:
@@ -173,8 +192,10 @@ async def do_create_bot(
     email: str,
     full_name: str,
     service_name: str | None,
+    defaults: BotDefaultsRow | None = None,
 ) -> UserRow:
-    """Insert the bot, its service and configuration; send realm_user/add and realm_bot/add."""
+    """Insert the bot, its service, configuration and default channels; send realm_user/add
+    and realm_bot/add."""
     bot_type = BotType(new.bot_type)
     async with rt.db.write() as tx:
         realm = await store.realm.get_realm(tx)
@@ -203,20 +224,26 @@ async def do_create_bot(
             await bots_store.set_config(tx, bot.id, {"integration_id": service_name})
         if bot_type in (BotType.INCOMING_WEBHOOK, BotType.EMBEDDED) and new.config_data:
             await bots_store.set_config(tx, bot.id, new.config_data)
-        await publish_user_added(rt, tx, bot, realm.host, await _services_of(tx, bot))
+        bot_defaults = msgspec.structs.replace(defaults or BotDefaultsRow(bot_id=0), bot_id=bot.id)
+        await apply_defaults(rt, tx, bot, bot_defaults, bot_defaults, notify=False)
+        services = await _services_of(tx, bot)
+        await publish_user_added(rt, tx, bot, realm.host, services, bot_defaults)
     return bot
 
 
-def bot_response(bot: UserRow) -> JsonDict:
+def bot_response(bot: UserRow, defaults: BotDefaultsRow) -> JsonDict:
     """The fields POST /users/me/bots and GET /users/me/bots share."""
     return {
         "user_id": bot.id,
         "api_key": bot.api_key,
         "avatar_url": wire.avatar_url(bot, client_gravatar=False, email_visible=True),
-        "default_sending_stream": None,
-        "default_events_register_stream": None,
-        "default_all_public_streams": False,
+        **defaults_fields(defaults),
     }
+
+
+async def bot_defaults(rt: Runtime, bot: UserRow) -> BotDefaultsRow:
+    async with rt.db.read() as conn:
+        return await get_defaults(conn, bot.id)
 
 
 async def get_own_bots(rt: Runtime, owner: UserRow) -> list[JsonDict]:
@@ -224,8 +251,13 @@ async def get_own_bots(rt: Runtime, owner: UserRow) -> list[JsonDict]:
     require_member_or_admin(owner)
     async with rt.db.read() as conn:
         bots = await store.users.list_bots(conn, owner_id=owner.id)
+        defaults = await defaults_store.all_bots(conn)
     return [
-        {"username": bot.delivery_email, "full_name": bot.full_name, **bot_response(bot)}
+        {
+            "username": bot.delivery_email,
+            "full_name": bot.full_name,
+            **bot_response(bot, defaults.get(bot.id) or BotDefaultsRow(bot_id=bot.id)),
+        }
         for bot in bots
         if bot.is_active
     ]
@@ -238,6 +270,7 @@ class CheckedBotUpdate:
     new_owner: UserRow | None = None
     payload: tuple[str, int] | None = None
     config_data: dict[str, str] | None = None
+    defaults: tuple[BotDefaultsRow, BotDefaultsRow] | None = None
 
 
 async def check_update_bot(rt: Runtime, actor: UserRow, bot_id: int, update: BotUpdate) -> JsonDict:
@@ -264,6 +297,8 @@ async def check_update_bot(rt: Runtime, actor: UserRow, bot_id: int, update: Bot
             if not await bots_store.list_services(conn, bot.id):
                 raise ZulipError("This bot has no outgoing webhook service.")
             checked.payload = (update.service_payload_url, update.service_interface)
+        old = await get_defaults(conn, bot.id)
+        checked.defaults = (old, await check_defaults(conn, actor, old, update.defaults))
     fresh = await do_update_bot(rt, bot, checked)
     response: JsonDict = {
         "full_name": fresh.full_name,
@@ -271,9 +306,7 @@ async def check_update_bot(rt: Runtime, actor: UserRow, bot_id: int, update: Bot
         "service_interface": update.service_interface,
         "service_payload_url": update.service_payload_url,
         "config_data": update.config_data,
-        "default_sending_stream": None,
-        "default_events_register_stream": None,
-        "default_all_public_streams": False,
+        **defaults_fields(checked.defaults[1]),
     }
     if fresh.bot_owner_id is not None:
         owner = await _user(rt, fresh.bot_owner_id)
@@ -313,6 +346,9 @@ async def do_update_bot(rt: Runtime, bot: UserRow, update: CheckedBotUpdate) -> 
             url, interface = update.payload
             await bots_store.update_service(tx, service.id, base_url=url, interface=interface)
             await publish_bot_update(rt, tx, bot, {"services": await _services_of(tx, bot)})
+        if update.defaults is not None:
+            old, new = update.defaults
+            await apply_defaults(rt, tx, bot, new, old, notify=True)
         if update.config_data is not None:
             await bots_store.set_config(tx, bot.id, update.config_data)
             if bot.bot_type == BotType.EMBEDDED:

@@ -17,7 +17,7 @@ from teamchat.lib import user_settings, wire
 from teamchat.lib.api_types import JsonDict
 from teamchat.lib.passwords import hash_password, password_problem, random_api_key
 from teamchat.lib.validation import full_name_problem, is_valid_email
-from teamchat.records import BotType, EmailVisibility, RealmRow, Role, UserRow
+from teamchat.records import BotDefaultsRow, BotType, EmailVisibility, RealmRow, Role, UserRow
 from teamchat.runtime import Runtime
 from teamchat.store import user_settings as settings_store
 from teamchat.store.db import Conn, Tx
@@ -161,7 +161,12 @@ async def insert_user(
 
 
 async def publish_user_added(
-    rt: Runtime, tx: Tx, user: UserRow, realm_host: str, services: list[JsonDict] | None = None
+    rt: Runtime,
+    tx: Tx,
+    user: UserRow,
+    realm_host: str,
+    services: list[JsonDict] | None = None,
+    bot_defaults: BotDefaultsRow | None = None,
 ) -> None:
     """Queue realm_user/add for every active user, user_group/add_members for the system
     groups the account joins, and realm_bot/add for a bot's audience."""
@@ -178,7 +183,7 @@ async def publish_user_added(
     tx.after_commit(lambda: rt.broker.publish(event, audience))
     await publish_system_group_joins(rt, tx, user)
     if user.is_bot and user.bot_type is not None:
-        bot_event = RealmBotAddEvent(bot=bot_object(user, services or []))
+        bot_event = RealmBotAddEvent(bot=bot_object(user, services or [], bot_defaults))
         admins = [
             viewer.id
             for viewer in viewers
@@ -187,10 +192,16 @@ async def publish_user_added(
         tx.after_commit(lambda: rt.broker.publish(bot_event, admins))
 
 
-def bot_object(bot: UserRow, services: list[JsonDict]) -> BotObject:
+def bot_object(
+    bot: UserRow, services: list[JsonDict], defaults: BotDefaultsRow | None = None
+) -> BotObject:
     """The `realm_bot` object of `bot` (register's realm_bots and realm_bot/add)."""
     assert bot.bot_type is not None
+    defaults = defaults or BotDefaultsRow(bot_id=bot.id)
     return BotObject(
+        default_sending_stream=defaults.sending_stream,
+        default_events_register_stream=defaults.events_register_stream,
+        default_all_public_streams=defaults.all_public_streams,
         user_id=bot.id,
         full_name=bot.full_name,
         api_key=bot.api_key,
