@@ -24,7 +24,8 @@ A leaf module: it imports nothing from teamchat. Raise these anywhere below the 
      │    ├── UserDeactivatedError     401 USER_DEACTIVATED
      │    └── AuthenticationFailedError 401 AUTHENTICATION_FAILED
      ├── ForbiddenError                403 BAD_REQUEST
-     └── RateLimitedError              429 RATE_LIMIT_HIT, retry-after (+ Retry-After)
+     ├── RateLimitedError              429 RATE_LIMIT_HIT, retry-after (+ Retry-After)
+     └── ServerNotReadyError           500 SERVER_NOT_READY (GET /health)
 """
 
 from __future__ import annotations
@@ -217,3 +218,10 @@ class CannotDeactivateLastUserError(ZulipError):
         super().__init__(
             f"Cannot deactivate the only {entity}", is_last_owner=is_last_owner, entity=entity
         )
+
+
+class ServerNotReadyError(ZulipError):
+    """GET /health: a check failed (Zulip's ServerNotReadyError)."""
+
+    code = "SERVER_NOT_READY"
+    http_status = 500

@@ -336,6 +336,17 @@ class SavedSnippetRow(msgspec.Struct, frozen=True, kw_only=True):
     date_created: int
 
 
+class ChangeLogRow(msgspec.Struct, frozen=True, kw_only=True):
+    """One change another process made: an event to publish (with its audience as JSON)
+    or a user whose queues to drop."""
+
+    id: int
+    kind: str
+    payload_json: str
+    audience_json: str
+    created_at: float
+
+
 class NavigationViewRow(msgspec.Struct, frozen=True, kw_only=True):
     user_id: int
     fragment: str

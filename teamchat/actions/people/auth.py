@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import functools
 import hmac
 import ipaddress
 
@@ -18,9 +19,19 @@ from teamchat.lib.ratelimit import RateLimiter
 from teamchat.records import UserRow
 from teamchat.runtime import Runtime
 
-# Verified against when the username is unknown, so both failures cost the same time.
-_DUMMY_HASH = hash_password("not-a-real-password")
 _MAX_USERNAME_KEY_CHARS = 256
+
+
+@functools.cache
+def _dummy_hash() -> str:
+    """Verified against when the username is unknown, so both failures cost the same time.
+    Made on first use: an argon2 hash at import cost every start-up a tenth of a second."""
+    return hash_password("not-a-real-password")
+
+
+def _verify(user: UserRow | None, password: str) -> bool:
+    """Check `password` (in a thread: argon2 is CPU-bound), costing the same without a user."""
+    return verify_password(user.password_hash if user is not None else _dummy_hash(), password)
 
 
 async def authenticate_api_key(rt: Runtime, username: str, api_key: str) -> UserRow:
@@ -82,8 +93,7 @@ async def fetch_api_key(rt: Runtime, username: str, password: str, client_ip: st
         user = await find_user_by_email(conn, username.strip())
     account_key = login_limit_key(user, username)
     _raise_if_limited(rt.auth_limiter, account_key)
-    password_hash = user.password_hash if user is not None else _DUMMY_HASH
-    matches = await asyncio.to_thread(verify_password, password_hash, password)
+    matches = await asyncio.to_thread(_verify, user, password)
     if user is None or not matches:
         rt.auth_limiter.hit(account_key)
         rt.login_ip_limiter.hit(client_key)
