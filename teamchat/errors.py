@@ -82,6 +82,14 @@ class StreamIdDoesNotExistError(ZulipError):
         super().__init__(f"Channel with ID '{stream_id}' does not exist", stream_id=stream_id)
 
 
+class RealmDeactivatedError(ZulipError):
+    code = "REALM_DEACTIVATED"
+    http_status = 401
+
+    def __init__(self) -> None:
+        super().__init__("This organization is deactivated")
+
+
 class ChannelExistsError(ZulipError):
     code = "CHANNEL_ALREADY_EXISTS"
     http_status = 409

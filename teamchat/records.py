@@ -55,6 +55,7 @@ class RealmRow(msgspec.Struct, frozen=True, kw_only=True):
     date_created: int
     # JSON object of the realm settings that differ from their defaults.
     settings_json: str
+    deactivated: bool = False
 
 
 class UserRow(msgspec.Struct, frozen=True, kw_only=True):

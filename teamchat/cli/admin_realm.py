@@ -15,7 +15,7 @@ import msgspec
 import typer
 from rich.table import Table
 
-from teamchat.actions.org import realm_settings
+from teamchat.actions.org import realm_deactivation, realm_settings
 from teamchat.actions.org.permissions import realm_group_settings
 from teamchat.cli.admin import admin
 from teamchat.cli.common import JSON_OPTION, console, fail, first_owner, run_action
@@ -161,3 +161,18 @@ def realm_set(name: str, value: Annotated[list[str], typer.Argument()]) -> None:
     changed, stored = run_action(action)
     verb = "[green]Set[/]" if changed else "Unchanged:"
     console.print(f"{verb} {name} = {json.dumps(stored)}", soft_wrap=True)
+
+
+@realm_app.command("deactivate")
+def realm_deactivate() -> None:
+    """Deactivate the organization: every request is refused and event queues are dropped
+    (a running server sees it within a second); `realm reactivate` undoes it."""
+    run_action(realm_deactivation.do_deactivate_realm)
+    console.print("[green]Deactivated[/] the organization: requests now answer REALM_DEACTIVATED.")
+
+
+@realm_app.command("reactivate")
+def realm_reactivate() -> None:
+    """Reactivate a deactivated organization."""
+    run_action(realm_deactivation.do_reactivate_realm)
+    console.print("[green]Reactivated[/] the organization.")

@@ -7,6 +7,7 @@ import functools
 import hmac
 import ipaddress
 
+from teamchat.actions.org.realm_deactivation import check_realm_active
 from teamchat.actions.people.users import find_user_by_email
 from teamchat.errors import (
     AuthenticationFailedError,
@@ -37,6 +38,7 @@ def _verify(user: UserRow | None, password: str) -> bool:
 async def authenticate_api_key(rt: Runtime, username: str, api_key: str) -> UserRow:
     """The active user whose API email (or real email) and key match, else a 401 error."""
     async with rt.db.read() as conn:
+        await check_realm_active(conn)
         user = await find_user_by_email(conn, username)
     if user is None or not hmac.compare_digest(user.api_key.encode(), api_key.encode()):
         raise InvalidAPIKeyError()
@@ -90,6 +92,7 @@ async def fetch_api_key(rt: Runtime, username: str, password: str, client_ip: st
     client_key = client_limit_key(client_ip)
     _raise_if_limited(rt.login_ip_limiter, client_key)
     async with rt.db.read() as conn:
+        await check_realm_active(conn)
         user = await find_user_by_email(conn, username.strip())
     account_key = login_limit_key(user, username)
     _raise_if_limited(rt.auth_limiter, account_key)
