@@ -19,6 +19,7 @@ from litestar.plugins import PluginProtocol
 from litestar.types import ASGIApp, Message, Receive, Scope, Send
 
 from teamchat import http
+from teamchat.actions.integrations import outgoing_webhooks  # noqa: F401 (its send hook)
 from teamchat.actions.messages.retention import run_retention
 from teamchat.actions.ops.change_feed import ChangeFeed
 from teamchat.actions.scheduling.delivery import run_scheduler

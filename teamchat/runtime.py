@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import asyncio
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Coroutine
+from typing import Any
 
 import msgspec
 
@@ -40,9 +42,18 @@ class Runtime:
             clock,
         )
 
+        # Work started by actions that outlives their request (outgoing webhooks).
+        self.background: set[asyncio.Task[None]] = set()
+
     def now(self) -> int:
         """UTC epoch seconds, as stored and sent on the wire."""
         return int(self.clock())
+
+    def spawn(self, work: Coroutine[Any, Any, None]) -> None:
+        """Run `work` in the background; `close` cancels what is still running."""
+        task = asyncio.get_running_loop().create_task(work)
+        self.background.add(task)
+        task.add_done_callback(self.background.discard)
 
     @classmethod
     async def open(cls, settings: Settings, broker: EventBroker | None = None) -> Runtime:
@@ -83,6 +94,9 @@ class Runtime:
             await change_log.append(tx, entries, self.clock())
 
     async def close(self) -> None:
+        for task in list(self.background):
+            task.cancel()
+        await asyncio.gather(*self.background, return_exceptions=True)
         try:
             await self.flush_change_log()
         finally:

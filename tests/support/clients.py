@@ -1,9 +1,9 @@
 """Real Zulip clients for the compatibility tests, installed on first use.
 
 zulip-terminal (PyPI `zulip-term` 0.7.0 declares Python < 3.11 but runs on 3.11, so it is
-installed with --ignore-requires-python into its own virtualenv), zulip_bots (own virtualenv,
-so its pins never touch ours) and zulip-js (npm) go under `.cache/clients/` in the
-repository; later runs reuse them.
+installed with --ignore-requires-python into its own virtualenv), zulip_bots and
+zulip_botserver (own virtualenvs, so their pins never touch ours) and zulip-js (npm) go under
+`.cache/clients/` in the repository; later runs reuse them.
 """
 
 from __future__ import annotations
@@ -70,6 +70,26 @@ def zulip_run_bot() -> Path:
             shutil.rmtree(venv, ignore_errors=True)
             _run([sys.executable, "-m", "venv", str(venv)])
             _run([str(venv / "bin" / "pip"), "install", "-q", f"zulip_bots=={ZULIP_BOTS_VERSION}"])
+    return executable
+
+
+def zulip_botserver() -> Path:
+    """The `zulip-botserver` executable (zulip_botserver and its Flask, in their own venv)."""
+    venv = CACHE / f"zulip-botserver-{ZULIP_BOTS_VERSION}"
+    executable = venv / "bin" / "zulip-botserver"
+    with _locked("zulip-botserver"):
+        if not executable.exists():
+            shutil.rmtree(venv, ignore_errors=True)
+            _run([sys.executable, "-m", "venv", str(venv)])
+            _run(
+                [
+                    str(venv / "bin" / "pip"),
+                    "install",
+                    "-q",
+                    f"zulip_botserver=={ZULIP_BOTS_VERSION}",
+                    f"zulip_bots=={ZULIP_BOTS_VERSION}",
+                ]
+            )
     return executable
 
 

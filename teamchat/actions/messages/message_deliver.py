@@ -64,6 +64,8 @@ class Draft(msgspec.Struct, kw_only=True):
     read_by_sender: bool
     queue_id: str | None = None
     local_id: str | None = None
+    # The organization URL the sender used (links in notices about the message).
+    realm_url: str = ""
     # The widget submessage's content ({widget_type, extra_data}) for /poll, /todo, zform.
     widget: JsonDict | None = None
     # Writes that must commit with the message (a scheduled message leaving its queue).
@@ -73,6 +75,27 @@ class Draft(msgspec.Struct, kw_only=True):
 class SentMessage(msgspec.Struct, kw_only=True):
     id: int
     automatic_new_visibility_policy: int | None = None
+
+
+class Delivered(msgspec.Struct, kw_only=True):
+    """What send hooks see of a message being delivered (inside its transaction)."""
+
+    realm: RealmRow
+    sender: UserRow
+    draft: Draft
+    # The message object, as every recipient's event carries it (rendered content).
+    message: JsonDict
+
+
+SendHook = Callable[[Runtime, Tx, Delivered], Awaitable[None]]
+# Modules that react to every delivered message register here (outgoing webhooks), so this
+# module needs no import of theirs.
+SEND_HOOKS: list[SendHook] = []
+
+
+def send_hook(hook: SendHook) -> SendHook:
+    SEND_HOOKS.append(hook)
+    return hook
 
 
 async def do_send_message(
@@ -121,7 +144,9 @@ async def do_send_message(
         if stream is not None:
             await _channel_bookkeeping(rt, tx, stream, message_id, now)
             policy = await _automatic_policies(rt, tx, sender, stream, draft, row)
-        await _publish_message(rt, tx, realm, sender, row, draft, flags, submessages)
+        message = await _publish_message(rt, tx, realm, sender, row, draft, flags, submessages)
+        for hook in SEND_HOOKS:
+            await hook(rt, tx, Delivered(realm=realm, sender=sender, draft=draft, message=message))
         if draft.with_message is not None:
             await draft.with_message(tx)
     return SentMessage(id=message_id, automatic_new_visibility_policy=policy)
@@ -265,7 +290,7 @@ async def _publish_message(
     draft: Draft,
     flags: dict[int, int],
     submessages: list[SubmessageRow],
-) -> None:
+) -> JsonDict:
     extras = MessageExtras(
         sender=sender,
         stream_name=draft.stream.name if draft.stream else None,
@@ -291,6 +316,9 @@ async def _publish_message(
     tx.after_commit(lambda: rt.broker.publish(event, audience))
     if draft.stream is not None and draft.stream.is_public:
         tx.after_commit(lambda: _publish_to_all_public_streams_queues(rt, event, set(flags)))
+    message = event["message"]
+    assert isinstance(message, dict)
+    return message
 
 
 def _publish_to_all_public_streams_queues(

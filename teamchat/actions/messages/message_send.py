@@ -112,6 +112,7 @@ async def check_message(
         read_by_sender=read_by_sender,
         queue_id=request.queue_id,
         local_id=request.local_id,
+        realm_url=request.realm_url,
         widget=widget,
     )
     return realm, draft

@@ -40,9 +40,19 @@ def message_url(
     realm_url: str, message: MessageRow, stream_name: str | None, participant_ids: Sequence[int]
 ) -> str:
     """The message's permanent link, as Zulip writes it."""
-    if message.stream_id is not None and stream_name is not None:
-        target = StreamTarget(stream_id=message.stream_id, name=stream_name)
-        return f"{realm_url}{topic_url(target, message.topic)}/near/{message.id}"
+    return message_link(
+        realm_url, message.id, message.stream_id, stream_name, message.topic, participant_ids
+    )
+
+
+def message_link(
+    realm_url: str, message_id: int, stream_id: int | None, stream_name: str | None, topic: str,
+    participant_ids: Sequence[int],
+) -> str:  # fmt: skip
+    """A message's permanent link from its parts (a channel message, or a conversation's)."""
+    if stream_id is not None and stream_name is not None:
+        target = StreamTarget(stream_id=stream_id, name=stream_name)
+        return f"{realm_url}{topic_url(target, topic)}/near/{message_id}"
     suffix = "group" if len(participant_ids) >= 3 else "dm"
     ids = ",".join(str(uid) for uid in sorted(participant_ids))
-    return f"{realm_url}/#narrow/dm/{ids}-{suffix}/near/{message.id}"
+    return f"{realm_url}/#narrow/dm/{ids}-{suffix}/near/{message_id}"

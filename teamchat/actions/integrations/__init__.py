@@ -1,0 +1,1 @@
+"""Integrations that talk to other services: outgoing webhooks (bots served elsewhere)."""
