@@ -3,11 +3,16 @@
 from __future__ import annotations
 
 from collections.abc import Iterable
+from typing import Any
+
+from litestar import Request
 
 from teamchat.actions.org import permissions
+from teamchat.actions.people import email_change
 from teamchat.actions.people import user_settings as settings_actions
 from teamchat.http.params import Params, Parser, as_bool, as_int, as_str
 from teamchat.http.routing import patch
+from teamchat.http.urls import realm_url
 from teamchat.lib.api_types import JsonDict
 from teamchat.lib.user_settings import REALM_DEFAULT_SETTINGS, SETTING_TYPES, SettingValue
 from teamchat.records import UserRow
@@ -26,8 +31,11 @@ def read_settings(params: Params, names: Iterable[str]) -> dict[str, SettingValu
 
 
 @patch(["/settings", "/settings/display", "/settings/notifications"])
-async def update_settings(params: Params, user: UserRow, rt: Runtime) -> JsonDict:
+async def update_settings(
+    request: Request[Any, Any, Any], params: Params, user: UserRow, rt: Runtime
+) -> JsonDict:
     changes = read_settings(params, SETTING_TYPES)
+    new_email = params.optional("email", as_str, None)
     await settings_actions.check_change_settings(
         rt,
         user,
@@ -37,6 +45,11 @@ async def update_settings(params: Params, user: UserRow, rt: Runtime) -> JsonDic
         old_password=params.optional("old_password", as_str, None),
         new_password=params.optional("new_password", as_str, None),
     )
+    if new_email is not None:
+        account_email = await email_change.check_start_email_change(
+            rt, user, new_email, realm_url(request, rt)
+        )
+        return params.success(account_email=account_email)
     return params.success()
 
 

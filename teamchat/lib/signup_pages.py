@@ -1,4 +1,5 @@
-"""The small HTML pages of joining through an invitation link. Pure: text in, HTML out."""
+"""The small HTML pages of joining through an invitation link and of confirming a new email
+address. Pure: text in, HTML out."""
 
 from __future__ import annotations
 
@@ -45,6 +46,15 @@ def signup_form(
         '<button type="submit">Create account</button></form>'
     )
     return _page(f"Join {realm_name}", body)
+
+
+def email_changed(*, realm_name: str, old_email: str, new_email: str) -> str:
+    """After opening an email-change confirmation link."""
+    body = (
+        f"<h1>{escape(realm_name)}</h1><p>The email address of your account is now "
+        f"<strong>{escape(new_email)}</strong> (it was {escape(old_email)}).</p>"
+    )
+    return _page("Email address changed", body)
 
 
 def link_problem(*, realm_name: str, problem: str) -> str:

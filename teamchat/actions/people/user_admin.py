@@ -133,7 +133,11 @@ async def _check_new_email(conn: Conn, realm: RealmRow, actor: UserRow, new_emai
         raise OrganizationOwnerRequiredError()
     if not realm_settings.load(realm.settings_json).can_change_user_emails:
         raise ZulipError("User not authorized to change user emails")
-    email = new_email.strip()
+    return await check_email_available(conn, new_email.strip())
+
+
+async def check_email_available(conn: Conn, email: str) -> str:
+    """The address, if it is valid and no account uses it."""
     if not is_valid_email(email):
         raise ZulipError(f"Invalid email '{email}'")
     if await store.users.get_user_by_delivery_email(conn, email) is not None:
