@@ -391,3 +391,13 @@ class BotDefaultsRow(msgspec.Struct, frozen=True, kw_only=True):
     # Names of those channels (read with the row; None when unset).
     sending_stream: str | None = None
     events_register_stream: str | None = None
+
+
+class DraftRow(msgspec.Struct, frozen=True, kw_only=True):
+    id: int
+    user_id: int
+    type: str  # "stream", "private" or ""
+    to: list[int]
+    topic: str
+    content: str
+    timestamp: int

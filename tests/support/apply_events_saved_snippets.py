@@ -1,4 +1,4 @@
-"""Applier for `saved_snippets` events (loaded by apply_events)."""
+"""Appliers for `saved_snippets` and `drafts` events (loaded by apply_events)."""
 
 from __future__ import annotations
 
@@ -18,3 +18,17 @@ def _saved_snippets(state: JsonDict, event: JsonDict) -> None:
                 snippets[index] = event["saved_snippet"]
     else:
         state["saved_snippets"] = [s for s in snippets if s["id"] != event["saved_snippet_id"]]
+
+
+@applier("drafts")
+def _drafts(state: JsonDict, event: JsonDict) -> None:
+    if "drafts" not in state:
+        return
+    drafts: list[JsonDict] = state["drafts"]
+    if event["op"] == "add":
+        drafts.extend(event["drafts"])
+    elif event["op"] == "update":
+        drafts[:] = [event["draft"] if d["id"] == event["draft"]["id"] else d for d in drafts]
+    else:
+        drafts[:] = [d for d in drafts if d["id"] != event["draft_id"]]
+    drafts.sort(key=lambda d: (d["timestamp"], d["id"]))

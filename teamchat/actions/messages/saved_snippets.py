@@ -7,7 +7,7 @@ import msgspec
 
 from teamchat.actions.state import MAX_MESSAGE_LENGTH, StateContext, state_fetcher
 from teamchat.errors import ResourceNotFoundError
-from teamchat.events.types_saved_snippets import (
+from teamchat.events.types_composing import (
     SavedSnippetAddEvent,
     SavedSnippetObject,
     SavedSnippetRemoveEvent,
