@@ -14,6 +14,9 @@ import msgspec
 DEFAULT_DB_PATH = "teamchat.db"
 
 
+TRUE_WORDS = ("1", "true", "yes", "on")
+
+
 class RateLimit(msgspec.Struct, frozen=True, kw_only=True):
     """At most `max_requests` in any window of `window_secs`; 0 requests disables the limit."""
 
@@ -47,6 +50,8 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
     change_poll_interval_secs: float = 0.2
     # How often due scheduled messages and reminders are looked for.
     scheduler_interval_secs: float = 1.0
+    # Password-less log-in for development (POST /dev_fetch_api_key): never in production.
+    dev_auth: bool = False
     # How often messages past their retention period are deleted.
     retention_interval_secs: float = 86400.0
     # Rate limits (Zulip's defaults: 200 API requests a minute per user, 5 failed logins per
@@ -87,6 +92,7 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
             "gc_interval_secs": ("TEAMCHAT_GC_INTERVAL_SECS", float),
             "change_poll_interval_secs": ("TEAMCHAT_CHANGE_POLL_INTERVAL_SECS", float),
             "scheduler_interval_secs": ("TEAMCHAT_SCHEDULER_INTERVAL_SECS", float),
+            "dev_auth": ("TEAMCHAT_DEV_AUTH", lambda text: text.strip().lower() in TRUE_WORDS),
             "retention_interval_secs": ("TEAMCHAT_RETENTION_INTERVAL_SECS", float),
             "api_rate_limit": ("TEAMCHAT_API_RATE_LIMIT", RateLimit.parse),
             "auth_rate_limit": ("TEAMCHAT_AUTH_RATE_LIMIT", RateLimit.parse),

@@ -27,7 +27,7 @@ async def get_server_settings(
     settings = ServerSettings(
         authentication_methods=AuthenticationMethods(
             password=True,
-            dev=False,
+            dev=rt.settings.dev_auth,
             email=True,
             ldap=False,
             remoteuser=False,
@@ -58,6 +58,26 @@ async def get_server_settings(
         realm_web_public_access_enabled=False,
     )
     return params.success(**fields_of(settings))
+
+
+@post("/dev_fetch_api_key", opt={"public": True})
+async def dev_fetch_api_key(params: Params, rt: Runtime) -> JsonDict:
+    user = await auth.dev_fetch_api_key(rt, params.required("username", as_str))
+    return params.success(api_key=user.api_key, email=user.delivery_email, user_id=user.id)
+
+
+@get("/dev_list_users", opt={"public": True})
+async def dev_list_users(request: Request[Any, Any, Any], params: Params, rt: Runtime) -> JsonDict:
+    url = realm_url(request, rt)
+    users = await auth.dev_list_users(rt)
+    listed = [
+        ("direct_admins" if u.is_admin else "direct_users", {"email": u.delivery_email,
+         "realm_uri": url, "realm_url": url}) for u in users
+    ]  # fmt: skip
+    return params.success(
+        direct_admins=[entry for kind, entry in listed if kind == "direct_admins"],
+        direct_users=[entry for kind, entry in listed if kind == "direct_users"],
+    )
 
 
 @post("/fetch_api_key", opt={"public": True})

@@ -14,11 +14,13 @@ from teamchat.errors import (
     InvalidAPIKeyError,
     RateLimitedError,
     UserDeactivatedError,
+    ZulipError,
 )
 from teamchat.lib.passwords import hash_password, verify_password
 from teamchat.lib.ratelimit import RateLimiter
 from teamchat.records import UserRow
 from teamchat.runtime import Runtime
+from teamchat.store import users as store_users
 
 _MAX_USERNAME_KEY_CHARS = 256
 
@@ -46,6 +48,30 @@ async def authenticate_api_key(rt: Runtime, username: str, api_key: str) -> User
         raise UserDeactivatedError()
     check_api_rate_limit(rt, user)
     return user
+
+
+async def dev_fetch_api_key(rt: Runtime, username: str) -> UserRow:
+    """POST /dev_fetch_api_key: log in without a password, only where TEAMCHAT_DEV_AUTH is on
+    (the sandbox); otherwise Zulip's error."""
+    if not rt.settings.dev_auth:
+        raise ZulipError("DevAuthBackend not enabled.")
+    async with rt.db.read() as conn:
+        await check_realm_active(conn)
+        user = await find_user_by_email(conn, username.strip())
+    if user is None:
+        raise AuthenticationFailedError()
+    if not user.is_active:
+        raise UserDeactivatedError()
+    return user
+
+
+async def dev_list_users(rt: Runtime) -> list[UserRow]:
+    """GET /dev_list_users: the active people one may log in as (dev auth only)."""
+    if not rt.settings.dev_auth:
+        raise ZulipError("DevAuthBackend not enabled.")
+    async with rt.db.read() as conn:
+        users = await store_users.list_users(conn, is_active=True)
+    return [user for user in users if not user.is_bot]
 
 
 def check_api_rate_limit(rt: Runtime, user: UserRow) -> None:
