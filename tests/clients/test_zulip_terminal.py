@@ -55,6 +55,8 @@ def test_zulip_terminal_under_tmux(
     owner = Api(server.url, server.owner_email, server.owner_key)
     zed = _zed(server, owner)
     subscribe(owner, "general", principals=[owner.ok("GET", "/users/me")["user_id"], zed.user_id])  # type: ignore[attr-defined]
+    # The first run's welcome messages would otherwise be the first unread one ZT focuses.
+    owner.ok("POST", "/mark_all_as_read")
     first = zed.ok("POST", "/messages", type="stream", to="general", topic="smoke",
                    content="first **message** with mock")["id"]  # fmt: skip
     home = _home(tmp_path, server)

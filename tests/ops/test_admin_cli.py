@@ -31,30 +31,42 @@ def _one_line_error(result: subprocess.CompletedProcess[str], text: str) -> None
 def test_realm_set_prints_the_stored_value_and_parses_by_type(
     server: ServerProcess, owner: Api
 ) -> None:
-    result = cli(server.db, "admin", "realm", "set", "name", "Acme Chat")
-    assert 'name = "Acme Chat"' in result.stdout
-    assert owner.ok("GET", "/server_settings")["realm_name"] == "Acme Chat"
-    quoted = cli(server.db, "admin", "realm", "set", "name", '"Acme Chat 2"')
-    assert 'name = "Acme Chat 2"' in quoted.stdout
-    group = cli(server.db, "admin", "realm", "set", "can_invite_users_group", "role:moderators")
-    assert 'can_invite_users_group = "role:moderators"' in group.stdout
-    off = cli(server.db, "admin", "realm", "set", "enable_read_receipts", "no")
-    assert "enable_read_receipts = false" in off.stdout
-    none = cli(server.db, "admin", "realm", "set", "signup_announcements_stream_id", "-1")
-    assert "signup_announcements_stream_id = -1" in none.stdout
-    channel = cli(server.db, "admin", "realm", "set", "signup_announcements_stream_id", "general")
-    general = owner.ok("GET", "/get_stream_id", stream="general")["stream_id"]
-    assert f"signup_announcements_stream_id = {general}" in channel.stdout
-    for args, message in (
-        (["waiting_period_threshold", "-5"], "waiting_period_threshold is too small"),
-        (["enable_read_receipts", "maybe"], "enable_read_receipts: 'maybe' is not a valid value"),
-        (["can_invite_users_group", "wizards"], "accepted: a group name: role:administrators"),
-        (["giphy_rating", "x"], "giphy_rating: 'x' is not a valid value (accepted: 0 to 5)"),
-        (["bogus", "1"], "unknown setting 'bogus'"),
-    ):
-        _one_line_error(cli(server.db, "admin", "realm", "set", *args, check=False), message)
-    cli(server.db, "admin", "realm", "set", "can_invite_users_group", "role:members")
-    cli(server.db, "admin", "realm", "set", "enable_read_receipts", "true")
+    before = owner.ok("POST", "/register", fetch_event_types='["realm"]')
+    original, signups = before["realm_name"], before["realm_signup_announcements_stream_id"]
+    try:
+        result = cli(server.db, "admin", "realm", "set", "name", "Acme Chat")
+        assert 'name = "Acme Chat"' in result.stdout
+        assert owner.ok("GET", "/server_settings")["realm_name"] == "Acme Chat"
+        quoted = cli(server.db, "admin", "realm", "set", "name", '"Acme Chat 2"')
+        assert 'name = "Acme Chat 2"' in quoted.stdout
+        group = cli(server.db, "admin", "realm", "set", "can_invite_users_group", "role:moderators")
+        assert 'can_invite_users_group = "role:moderators"' in group.stdout
+        off = cli(server.db, "admin", "realm", "set", "enable_read_receipts", "no")
+        assert "enable_read_receipts = false" in off.stdout
+        none = cli(server.db, "admin", "realm", "set", "signup_announcements_stream_id", "-1")
+        assert "signup_announcements_stream_id = -1" in none.stdout
+        channel = cli(
+            server.db, "admin", "realm", "set", "signup_announcements_stream_id", "general"
+        )
+        general = owner.ok("GET", "/get_stream_id", stream="general")["stream_id"]
+        assert f"signup_announcements_stream_id = {general}" in channel.stdout
+        for args, message in (
+            (["waiting_period_threshold", "-5"], "waiting_period_threshold is too small"),
+            (
+                ["enable_read_receipts", "maybe"],
+                "enable_read_receipts: 'maybe' is not a valid value",
+            ),
+            (["can_invite_users_group", "wizards"], "accepted: a group name:"),
+            (["giphy_rating", "x"], "giphy_rating: 'x' is not a valid value (accepted: 0 to 5)"),
+            (["bogus", "1"], "unknown setting 'bogus'"),
+        ):
+            _one_line_error(cli(server.db, "admin", "realm", "set", *args, check=False), message)
+    finally:
+        # The session server is shared: put back what this test changed.
+        cli(server.db, "admin", "realm", "set", "can_invite_users_group", "role:members")
+        cli(server.db, "admin", "realm", "set", "enable_read_receipts", "true")
+        cli(server.db, "admin", "realm", "set", "signup_announcements_stream_id", str(signups))
+        cli(server.db, "admin", "realm", "set", "name", original)
 
 
 def test_db_option_after_the_subcommand(server: ServerProcess) -> None:

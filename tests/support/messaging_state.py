@@ -80,6 +80,8 @@ class Oracle:
             for channel in self.state.get("streams", []):
                 if channel["stream_id"] == sub["stream_id"]:
                     channel["subscriber_count"] = sub["subscriber_count"]
+        # The server lists channels by name, case-insensitively.
+        self.state["subscriptions"].sort(key=lambda c: c["name"].lower())
 
     def _subscription_remove(self, event: JsonDict) -> None:
         removed = {s["stream_id"] for s in event["subscriptions"]}
@@ -92,6 +94,8 @@ class Oracle:
             if "subscribers" in sub:
                 sub["subscribers"] = [u for u in sub["subscribers"] if u != self.user_id]
             self.state.setdefault("unsubscribed", []).append(sub)
+        if "unsubscribed" in self.state:
+            self.state["unsubscribed"].sort(key=lambda c: c["name"].lower())
         for channel in self.state.get("streams", []):
             if channel["stream_id"] in removed:
                 channel["subscriber_count"] -= 1
