@@ -7,16 +7,14 @@ may do anything, except leave the organization without an owner).
 from __future__ import annotations
 
 import json
-import sys
 from typing import Annotated
 
 import typer
-from rich.table import Table
 
 from teamchat.actions.people import deactivation, user_admin
 from teamchat.actions.people import user_settings as settings_actions
 from teamchat.cli.admin import ROLE_HELP, _user_by_email, admin, parse_role
-from teamchat.cli.common import console, fail, run_action
+from teamchat.cli.common import console, fail, print_settings, run_action
 from teamchat.errors import ZulipError
 from teamchat.lib.user_settings import (
     REALM_DEFAULT_SETTINGS,
@@ -105,14 +103,7 @@ def show_defaults(
 ) -> None:
     """Show the settings new users start with."""
     values = run_action(settings_actions.get_realm_defaults)
-    shown = {name: values[name] for name in REALM_DEFAULT_SETTINGS}
-    if as_json:
-        sys.stdout.write(json.dumps(shown, indent=2) + "\n")
-        return
-    table = Table("setting", "value")
-    for name, value in shown.items():
-        table.add_row(name, json.dumps(value))
-    console.print(table)
+    print_settings({name: values[name] for name in REALM_DEFAULT_SETTINGS}, as_json=as_json)
 
 
 user_settings_app = typer.Typer(help="Show or change one user's settings.", no_args_is_help=True)
@@ -128,14 +119,7 @@ def show_user_settings(
     async def action(rt: Runtime) -> dict[str, SettingValue]:
         return as_dict(load((await _user_by_email(rt, email)).settings_json))
 
-    values = run_action(action)
-    if as_json:
-        sys.stdout.write(json.dumps(values, indent=2) + "\n")
-        return
-    table = Table("setting", "value")
-    for name, value in values.items():
-        table.add_row(name, json.dumps(value))
-    console.print(table)
+    print_settings(run_action(action), as_json=as_json)
 
 
 @user_settings_app.command("set")

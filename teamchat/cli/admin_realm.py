@@ -8,17 +8,22 @@ bad value names the setting and what it accepts. `set` prints the value now stor
 from __future__ import annotations
 
 import json
-import sys
 from typing import Annotated
 
 import msgspec
 import typer
-from rich.table import Table
 
 from teamchat.actions.org import realm_deactivation, realm_settings
 from teamchat.actions.org.permissions import realm_group_settings
 from teamchat.cli.admin import admin
-from teamchat.cli.common import JSON_OPTION, console, fail, first_owner, run_action
+from teamchat.cli.common import (
+    JSON_OPTION,
+    console,
+    fail,
+    first_owner,
+    print_settings,
+    run_action,
+)
 from teamchat.errors import ZulipError
 from teamchat.lib import realm_properties as props
 from teamchat.lib import realm_settings as settings_lib
@@ -66,13 +71,7 @@ async def _realm_values(rt: Runtime) -> dict[str, object]:
 def realm_show(as_json: Annotated[bool, JSON_OPTION] = False) -> None:
     """Show every organization setting and permission group."""
     values = run_action(_realm_values)
-    if as_json:
-        sys.stdout.write(json.dumps(values, indent=2, sort_keys=True) + "\n")
-        return
-    table = Table("setting", "value")
-    for name in sorted(values):
-        table.add_row(name, json.dumps(values[name]))
-    console.print(table)
+    print_settings({name: values[name] for name in sorted(values)}, as_json=as_json)
 
 
 def _bad(name: str, text: str, accepted: object) -> ZulipError:

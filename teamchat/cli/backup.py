@@ -7,6 +7,7 @@ refuses while a server holds the database's lock file and checks what it restore
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Annotated
 
@@ -20,15 +21,16 @@ from teamchat.store.migrations import SCHEMA_VERSION, NotOurDatabaseError
 PAGE_BYTES_GUESS = 4096
 
 
-def _progress_bar(description: str) -> Progress:
-    return Progress(
-        TextColumn(description),
-        BarColumn(),
-        DownloadColumn(),
-        TimeRemainingColumn(),
-        console=console,
-        transient=True,
-    )
+def _with_progress(description: str, copy: Callable[[backups.Progress], None]) -> None:
+    """Run `copy` with a rich progress bar fed its (pages done, pages in all)."""
+    columns = (TextColumn(description), BarColumn(), DownloadColumn(), TimeRemainingColumn())
+    with Progress(*columns, console=console, transient=True) as bar:
+        task = bar.add_task(description, total=None)
+
+        def step(done: int, total: int) -> None:
+            bar.update(task, completed=done * PAGE_BYTES_GUESS, total=total * PAGE_BYTES_GUESS)
+
+        copy(step)
 
 
 def _size(path: Path) -> str:
@@ -54,17 +56,11 @@ def backup(
     if not dest.parent.is_dir():
         raise fail(f"cannot write {dest}: directory {dest.parent} does not exist")
     partial = dest.with_name(dest.name + ".partial")
-    with _progress_bar("Backing up") as bar:
-        task = bar.add_task("backup", total=None)
-
-        def step(done: int, total: int) -> None:
-            bar.update(task, completed=done * PAGE_BYTES_GUESS, total=total * PAGE_BYTES_GUESS)
-
-        try:
-            backups.backup(source, partial, step)
-        except Exception as exc:  # sqlite3.Error or OSError: one line, nothing left behind
-            partial.unlink(missing_ok=True)
-            raise fail(f"backup failed: {exc}") from None
+    try:
+        _with_progress("Backing up", lambda step: backups.backup(source, partial, step))
+    except Exception as exc:  # sqlite3.Error or OSError: one line, nothing left behind
+        partial.unlink(missing_ok=True)
+        raise fail(f"backup failed: {exc}") from None
     problem = backups.integrity_problem(partial)
     if problem:
         partial.unlink(missing_ok=True)
@@ -90,15 +86,7 @@ def restore(
     except backups.DatabaseInUseError as exc:
         raise fail(f"{exc}; stop it before restoring") from None
     try:
-        with _progress_bar("Restoring") as bar:
-            task = bar.add_task("restore", total=None)
-            backups.restore(
-                source,
-                target,
-                lambda done, total: bar.update(
-                    task, completed=done * PAGE_BYTES_GUESS, total=total * PAGE_BYTES_GUESS
-                ),
-            )
+        _with_progress("Restoring", lambda step: backups.restore(source, target, step))
     finally:
         lock.release()
     note = "" if version == SCHEMA_VERSION else " (it is migrated when the server starts)"

@@ -3,14 +3,17 @@
 from __future__ import annotations
 
 import asyncio
+import json
 import os
 import sqlite3
-from collections.abc import Awaitable, Callable
+import sys
+from collections.abc import Awaitable, Callable, Mapping
 from pathlib import Path
 from typing import TypeVar
 
 import typer
 from rich.console import Console
+from rich.table import Table
 
 from teamchat.config import Settings
 from teamchat.errors import ZulipError
@@ -107,3 +110,14 @@ def write_private_file(path: Path, text: str) -> None:
     with os.fdopen(fd, "w") as handle:
         handle.write(text)
     os.chmod(path, 0o600)  # an existing file keeps its mode through O_TRUNC
+
+
+def print_settings(values: Mapping[str, object], *, as_json: bool) -> None:
+    """A setting -> value listing: JSON, or a two-column table with JSON values."""
+    if as_json:
+        sys.stdout.write(json.dumps(dict(values), indent=2) + "\n")
+        return
+    table = Table("setting", "value")
+    for name, value in values.items():
+        table.add_row(name, json.dumps(value))
+    console.print(table)

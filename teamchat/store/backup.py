@@ -65,25 +65,31 @@ class ServerLock:
             self._handle = None
 
 
-def backup(source: Path, dest: Path, progress: Progress | None = None) -> None:
-    """Copy the live database `source` to the new file `dest`, page by page."""
+def _copy(source: Path, dest: Path, progress: Progress | None) -> sqlite3.Connection:
+    """Copy every page of `source` into `dest` (one consistent snapshot of a live database);
+    return the open connection to `dest` for the caller to finish and close."""
     src = sqlite3.connect(f"file:{source}?mode=ro", uri=True)
+    out = sqlite3.connect(dest)
     try:
-        out = sqlite3.connect(dest)
-        try:
-            src.backup(
-                out,
-                pages=PAGES_PER_STEP,
-                progress=(lambda _status, left, total: progress(total - left, total))
-                if progress
-                else None,
-            )
-            # A standalone copy: one file, no WAL beside it.
-            out.execute("PRAGMA journal_mode=DELETE")
-        finally:
-            out.close()
+        report = None
+        if progress is not None:
+            report = lambda _status, left, total: progress(total - left, total)  # noqa: E731
+        src.backup(out, pages=PAGES_PER_STEP, progress=report)
+    except BaseException:
+        out.close()
+        raise
     finally:
         src.close()
+    return out
+
+
+def backup(source: Path, dest: Path, progress: Progress | None = None) -> None:
+    """Copy the live database `source` to the new file `dest`, page by page."""
+    out = _copy(source, dest, progress)
+    try:
+        out.execute("PRAGMA journal_mode=DELETE")  # a standalone copy: no WAL beside it
+    finally:
+        out.close()
 
 
 def integrity_problem(path: Path) -> str | None:
@@ -121,21 +127,7 @@ def check_restorable(path: Path) -> int:
 
 def restore(source: Path, target: Path, progress: Progress | None = None) -> None:
     """Replace `target`'s content with `source`'s. The caller holds the ServerLock."""
-    src = sqlite3.connect(f"file:{source}?mode=ro", uri=True)
-    try:
-        out = sqlite3.connect(target)
-        try:
-            src.backup(
-                out,
-                pages=PAGES_PER_STEP,
-                progress=(lambda _status, left, total: progress(total - left, total))
-                if progress
-                else None,
-            )
-        finally:
-            out.close()
-    finally:
-        src.close()
+    _copy(source, target, progress).close()
 
 
 def backup_name(now: float) -> str:
