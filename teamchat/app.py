@@ -15,10 +15,12 @@ from typing import Any
 from litestar import Litestar, Request, Response, Router
 from litestar.di import Provide
 from litestar.exceptions import HTTPException
+from litestar.plugins import PluginProtocol
 from litestar.types import ASGIApp, Message, Receive, Scope, Send
 
 from teamchat import http
 from teamchat.actions.messages.retention import run_retention
+from teamchat.actions.ops.change_feed import ChangeFeed
 from teamchat.actions.scheduling.delivery import run_scheduler
 from teamchat.config import Settings
 from teamchat.errors import (
@@ -32,6 +34,7 @@ from teamchat.http.auth import provide_runtime, provide_user
 from teamchat.http.params import Params
 from teamchat.lib.logsafe import escape_controls
 from teamchat.runtime import Runtime
+from teamchat.store.backup import run_periodic_backups
 
 log = logging.getLogger("teamchat")
 access_log = logging.getLogger("teamchat.access")
@@ -94,17 +97,30 @@ def with_access_log(app: ASGIApp) -> ASGIApp:
             await app(scope, receive, send_wrapper)
         finally:
             if access_log.isEnabledFor(logging.INFO):
-                user_id = scope.get("state", {}).get("user_id", "-")
+                state = scope.get("state", {})
                 access_log.info(
-                    "%s %s %s %.1fms user=%s",
+                    "%s %s %s %.1fms user=%s%s",
                     escape_controls(str(scope.get("method", ""))),
                     escape_controls(scope["path"]),
                     status,
                     (time.perf_counter() - started) * 1000,
-                    user_id,
+                    escape_controls(str(state.get("user_email", "-"))),
+                    " long-poll" if state.get("longpoll") else "",
                 )
 
     return middleware
+
+
+class TeamchatLitestar(Litestar):
+    """Litestar without its pydantic and attrs plugins: we use neither (msgspec only), and
+    importing pydantic's plugin alone took about a third of a second of every start-up."""
+
+    @staticmethod
+    def _get_default_plugins(plugins: list[PluginProtocol]) -> list[PluginProtocol]:
+        from litestar.plugins.core import MsgspecDIPlugin
+
+        plugins.append(MsgspecDIPlugin())
+        return plugins
 
 
 async def provide_params(request: Request[Any, Any, Any]) -> Params:
@@ -119,6 +135,19 @@ def create_app(settings: Settings, rt: Runtime | None = None) -> Litestar:
         runtime = rt or await Runtime.open(settings)
         app.state.rt = runtime
         gc_task = asyncio.create_task(runtime.broker.run_gc(settings.gc_interval_secs))
+        # Changes the admin CLI commits reach live queues through the change log.
+        watcher = runtime.watcher()
+        await watcher.open()
+        feed = ChangeFeed(runtime)
+        await feed.start()
+        watcher.add_listener(feed.publish_new)
+        watch_task = asyncio.create_task(watcher.run())
+        tasks = [gc_task, watch_task]
+        if settings.backup_every_hours > 0:
+            folder = settings.db_path.resolve().parent / "backups"
+            every = settings.backup_every_hours * 3600
+            periodic = run_periodic_backups(settings.db_path, folder, every, settings.backup_keep)
+            tasks.append(asyncio.create_task(periodic))
         scheduler = asyncio.create_task(run_scheduler(runtime, settings.scheduler_interval_secs))
         retention = asyncio.create_task(run_retention(runtime, settings.retention_interval_secs))
         try:
@@ -127,12 +156,14 @@ def create_app(settings: Settings, rt: Runtime | None = None) -> Litestar:
             await cancel_task(retention)
             await cancel_task(scheduler)
             runtime.broker.shutdown()
-            await cancel_task(gc_task)
+            for task in tasks:
+                await cancel_task(task)
+            await watcher.close()
             if rt is None:
                 await runtime.close()
 
     api = Router(path="/api/v1", route_handlers=API_HANDLERS)
-    return Litestar(
+    return TeamchatLitestar(
         route_handlers=[api, *http.root_handlers()],
         dependencies={
             "params": Provide(provide_params),

@@ -43,6 +43,8 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
     queue_idle_timeout_secs: float = 600.0
     queue_max_idle_timeout_secs: float = 7 * 24 * 3600.0
     gc_interval_secs: float = 60.0
+    # How often the server looks for changes other processes (the admin CLI) committed.
+    change_poll_interval_secs: float = 0.2
     # How often due scheduled messages and reminders are looked for.
     scheduler_interval_secs: float = 1.0
     # How often messages past their retention period are deleted.
@@ -65,6 +67,9 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
     smtp_security: str = "none"
     smtp_from: str = "noreply@teamchat.local"
     reader_connections: int = 4
+    # Automatic backups by `serve` into <db folder>/backups: every N hours (0: off), keep N.
+    backup_every_hours: float = 0.0
+    backup_keep: int = 7
 
     @classmethod
     def from_env(cls, db_path: Path | None = None, **overrides: object) -> Settings:
@@ -80,6 +85,7 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
             "heartbeat_jitter_secs": ("TEAMCHAT_HEARTBEAT_JITTER_SECS", float),
             "queue_idle_timeout_secs": ("TEAMCHAT_QUEUE_IDLE_TIMEOUT_SECS", float),
             "gc_interval_secs": ("TEAMCHAT_GC_INTERVAL_SECS", float),
+            "change_poll_interval_secs": ("TEAMCHAT_CHANGE_POLL_INTERVAL_SECS", float),
             "scheduler_interval_secs": ("TEAMCHAT_SCHEDULER_INTERVAL_SECS", float),
             "retention_interval_secs": ("TEAMCHAT_RETENTION_INTERVAL_SECS", float),
             "api_rate_limit": ("TEAMCHAT_API_RATE_LIMIT", RateLimit.parse),
@@ -94,6 +100,8 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
             "smtp_password": ("TEAMCHAT_SMTP_PASSWORD", str),
             "smtp_security": ("TEAMCHAT_SMTP_SECURITY", str),
             "smtp_from": ("TEAMCHAT_SMTP_FROM", str),
+            "backup_every_hours": ("TEAMCHAT_BACKUP_EVERY_HOURS", float),
+            "backup_keep": ("TEAMCHAT_BACKUP_KEEP", int),
         }
         for field, (var, parse) in readers.items():
             if env.get(var):

@@ -24,7 +24,8 @@ A leaf module: it imports nothing from teamchat. Raise these anywhere below the 
      │    ├── UserDeactivatedError     401 USER_DEACTIVATED
      │    └── AuthenticationFailedError 401 AUTHENTICATION_FAILED
      ├── ForbiddenError                403 BAD_REQUEST
-     └── RateLimitedError              429 RATE_LIMIT_HIT, retry-after (+ Retry-After)
+     ├── RateLimitedError              429 RATE_LIMIT_HIT, retry-after (+ Retry-After)
+     └── ServerNotReadyError           500 SERVER_NOT_READY (GET /health)
 """
 
 from __future__ import annotations
@@ -79,6 +80,14 @@ class StreamIdDoesNotExistError(ZulipError):
 
     def __init__(self, stream_id: int) -> None:
         super().__init__(f"Channel with ID '{stream_id}' does not exist", stream_id=stream_id)
+
+
+class RealmDeactivatedError(ZulipError):
+    code = "REALM_DEACTIVATED"
+    http_status = 401
+
+    def __init__(self) -> None:
+        super().__init__("This organization is deactivated")
 
 
 class ChannelExistsError(ZulipError):
@@ -217,3 +226,10 @@ class CannotDeactivateLastUserError(ZulipError):
         super().__init__(
             f"Cannot deactivate the only {entity}", is_last_owner=is_last_owner, entity=entity
         )
+
+
+class ServerNotReadyError(ZulipError):
+    """GET /health: a check failed (Zulip's ServerNotReadyError)."""
+
+    code = "SERVER_NOT_READY"
+    http_status = 500

@@ -55,6 +55,7 @@ class RealmRow(msgspec.Struct, frozen=True, kw_only=True):
     date_created: int
     # JSON object of the realm settings that differ from their defaults.
     settings_json: str
+    deactivated: bool = False
 
 
 class UserRow(msgspec.Struct, frozen=True, kw_only=True):
@@ -334,6 +335,17 @@ class SavedSnippetRow(msgspec.Struct, frozen=True, kw_only=True):
     title: str
     content: str
     date_created: int
+
+
+class ChangeLogRow(msgspec.Struct, frozen=True, kw_only=True):
+    """One change another process made: an event to publish (with its audience as JSON)
+    or a user whose queues to drop."""
+
+    id: int
+    kind: str
+    payload_json: str
+    audience_json: str
+    created_at: float
 
 
 class NavigationViewRow(msgspec.Struct, frozen=True, kw_only=True):

@@ -5,10 +5,14 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 
+import msgspec
+
 from teamchat.config import Settings
-from teamchat.events.broker import EventBroker, NullBroker
+from teamchat.events.broker import EventBroker, RecordingBroker
 from teamchat.lib.ratelimit import RateLimiter
+from teamchat.store import change_log
 from teamchat.store.db import Database
+from teamchat.store.watcher import DataVersionWatcher
 
 
 class Runtime:
@@ -56,8 +60,30 @@ class Runtime:
 
     @classmethod
     async def open_offline(cls, settings: Settings) -> Runtime:
-        """A runtime for CLI commands: same database, a broker that reaches no client."""
-        return await cls.open(settings, broker=NullBroker())
+        """A runtime for CLI commands: same database, a broker that records its events;
+        `close` leaves them in the change log for a running server to publish."""
+        return await cls.open(settings, broker=RecordingBroker())
+
+    def watcher(self) -> DataVersionWatcher:
+        """A watcher of other connections' commits to our database (not yet opened)."""
+        return DataVersionWatcher(self.settings.db_path, self.settings.change_poll_interval_secs)
+
+    async def flush_change_log(self) -> None:
+        """Write what a RecordingBroker recorded to the change log (one transaction)."""
+        if not isinstance(self.broker, RecordingBroker):
+            return
+        records = self.broker.take()
+        if not records:
+            return
+        entries = [
+            (kind, msgspec.json.encode(payload).decode(), msgspec.json.encode(audience).decode())
+            for kind, payload, audience in records
+        ]
+        async with self.db.write() as tx:
+            await change_log.append(tx, entries, self.clock())
 
     async def close(self) -> None:
-        await self.db.close()
+        try:
+            await self.flush_change_log()
+        finally:
+            await self.db.close()

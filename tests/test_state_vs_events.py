@@ -22,8 +22,12 @@ def test_creating_a_user(owner: Api) -> None:
             "POST", "/users", email=unique_email(), password="pw-123456", full_name="Evented"
         ),
     )
-    # The new member also joins role:fullmembers and role:members (user_group/add_members).
-    assert [e["type"] for e in events] == ["realm_user", "user_group", "user_group"]
+    # The new member also joins role:fullmembers and role:members (user_group/add_members),
+    # and the default channels the owner is subscribed to (subscription/peer_add).
+    types = [e["type"] for e in events]
+    assert types[:3] == ["realm_user", "user_group", "user_group"]
+    assert set(types[3:]) == {"subscription"}
+    assert {e["op"] for e in events[3:]} == {"peer_add"}
 
 
 def test_changing_an_avatar(server: ServerProcess, make_user) -> None:  # type: ignore[no-untyped-def]

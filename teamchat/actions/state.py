@@ -15,6 +15,7 @@ from teamchat.actions.people import people
 from teamchat.events.queue import ClientCapabilities
 from teamchat.lib import wire
 from teamchat.lib.api_types import JsonDict
+from teamchat.lib.passwords import MAX_PASSWORD_CHARS, MIN_PASSWORD_CHARS
 from teamchat.lib.version import FEATURE_LEVEL, MERGE_BASE, ZULIP_VERSION
 from teamchat.records import RealmRow, UserRow
 from teamchat.runtime import Runtime
@@ -92,8 +93,8 @@ async def _realm_state(ctx: StateContext) -> None:
         max_file_upload_size_mib=settings.max_file_upload_size_mib,
         event_queue_longpoll_timeout_seconds=settings.longpoll_timeout_secs,
         realm_bot_domain=realm.host,
-        password_min_length=6,
-        password_max_length=100,
+        password_min_length=MIN_PASSWORD_CHARS,
+        password_max_length=MAX_PASSWORD_CHARS,
     )
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import sys
+from pathlib import Path
 from typing import Annotated
 
 import typer
@@ -11,7 +12,7 @@ from rich.table import Table
 
 from teamchat.actions.org import realm as realm_actions
 from teamchat.actions.people import users as user_actions
-from teamchat.cli.common import console, fail, run_action, zuliprc_text
+from teamchat.cli.common import console, fail, run_action, write_private_file, zuliprc_text
 from teamchat.errors import ZulipError
 from teamchat.lib import wire
 from teamchat.records import ROLE_BY_NAME, BotType, Role, UserRow
@@ -55,7 +56,8 @@ def create_realm(
             owner_email=owner_email,
             owner_full_name=owner_name,
             owner_password=owner_password,
-        )
+        ),
+        create=True,
     )
     console.print(f"[green]Created[/] organization {realm.name!r}; owner {owner.delivery_email}")
     console.print(f"api_key={owner.api_key}")
@@ -102,6 +104,9 @@ def create_user(
 def zuliprc(
     email: str,
     site: Annotated[str | None, typer.Option(help="Server URL for the site= line")] = None,
+    output: Annotated[
+        Path | None, typer.Option(help="Write to this file (mode 0600) instead of printing")
+    ] = None,
 ) -> None:
     """Print a zuliprc (the api section: email, key, site) for a user."""
 
@@ -111,7 +116,12 @@ def zuliprc(
         base = site or rt.settings.external_url or DEFAULT_SITE
         return zuliprc_text(wire.api_email(user, realm.host), user.api_key, base)
 
-    sys.stdout.write(run_action(action))
+    text = run_action(action)
+    if output is None:
+        sys.stdout.write(text)
+        return
+    write_private_file(output, text)
+    console.print(f"[green]Wrote[/] {output} (mode 0600)")
 
 
 @admin.command("list-users")

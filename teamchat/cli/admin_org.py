@@ -1,4 +1,4 @@
-"""`teamchat admin invite|realm|groups|linkifiers`: organization administration from the shell.
+"""`teamchat admin invite|groups|linkifiers`: organization administration from the shell.
 
 Commands act as the organization's first active owner and go through the same actions
 (and validation) as the API.
@@ -14,37 +14,15 @@ import msgspec
 import typer
 from rich.table import Table
 
-from teamchat.actions.org import invites, realm_settings, user_groups
+from teamchat.actions.org import invites, invites_email, user_groups
 from teamchat.actions.org.invites import InviteOptions
-from teamchat.actions.org.permissions import realm_group_settings
 from teamchat.cli.admin import DEFAULT_SITE, admin, parse_role
-from teamchat.cli.common import console, fail, run_action
+from teamchat.cli.common import JSON_OPTION, console, fail, first_owner, run_action
 from teamchat.errors import ZulipError
-from teamchat.lib import realm_settings as settings_lib
-from teamchat.lib.group_permissions import REALM_PERMISSIONS
-from teamchat.records import UserRow
 from teamchat.runtime import Runtime
 from teamchat.store import linkifiers as linkifier_store
 from teamchat.store import realm as realm_store
 from teamchat.store import streams as stream_store
-from teamchat.store import user_groups as group_store
-from teamchat.store import users as user_store
-
-realm_app = typer.Typer(help="Show or change organization settings.", no_args_is_help=True)
-admin.add_typer(realm_app, name="realm")
-
-JSON_OPTION = typer.Option("--json", help="Print JSON")
-
-
-async def _first_owner(rt: Runtime) -> UserRow:
-    async with rt.db.read() as conn:
-        if await realm_store.get_realm(conn) is None:
-            raise ZulipError("This database has no organization yet.")
-        owners = [u for u in await user_store.list_users(conn, is_active=True) if u.is_owner]
-    humans = [u for u in owners if not u.is_bot]
-    if not humans:
-        raise ZulipError("The organization has no active owner.")
-    return humans[0]
 
 
 def _site(rt: Runtime, site: str | None) -> str:
@@ -78,7 +56,7 @@ def invite(
     minutes = _expiry(expires_in_minutes)
 
     async def action(rt: Runtime) -> str:
-        owner = await _first_owner(rt)
+        owner = await first_owner(rt)
         stream_ids = []
         async with rt.db.read() as conn:
             for name in channel or []:
@@ -94,65 +72,6 @@ def invite(
         )
 
     sys.stdout.write(run_action(action) + "\n")
-
-
-async def _realm_values(rt: Runtime) -> dict[str, object]:
-    async with rt.db.read() as conn:
-        realm = await realm_store.get_realm(conn)
-        if realm is None:
-            raise ZulipError("This database has no organization yet.")
-        groups = await realm_group_settings(conn, realm)
-        names = {g.id: g.name for g in await group_store.list_groups(conn)}
-    values: dict[str, object] = {"name": realm.name, "description": realm.description}
-    settings = settings_lib.load(realm.settings_json)
-    values.update(msgspec.structs.asdict(settings))
-    values["allow_edit_history"] = settings.message_edit_history_visibility_policy != "none"
-    for setting, value in groups.items():
-        values[setting] = names.get(value, value) if isinstance(value, int) else value
-    return values
-
-
-@realm_app.command("show")
-def realm_show(as_json: Annotated[bool, JSON_OPTION] = False) -> None:
-    """Show every organization setting and permission group."""
-    values = run_action(_realm_values)
-    if as_json:
-        sys.stdout.write(json.dumps(values, indent=2, sort_keys=True) + "\n")
-        return
-    table = Table("setting", "value")
-    for name in sorted(values):
-        table.add_row(name, json.dumps(values[name]))
-    console.print(table)
-
-
-def _setting_value(name: str, text: str, group_ids: dict[str, int]) -> object:
-    """VALUE as the API would decode it; group settings also take a group name."""
-    if name in REALM_PERMISSIONS:
-        if text in group_ids:
-            return {"new": group_ids[text]}
-        raw = realm_settings.decode(name, text)
-        return raw if isinstance(raw, dict) and "new" in raw else {"new": raw}
-    return realm_settings.decode(name, text)
-
-
-@realm_app.command("set")
-def realm_set(name: str, value: str) -> None:
-    """Change one setting (JSON values: true, 600, "unlimited"; groups by name or id)."""
-    if not realm_settings.is_setting(name):
-        raise fail(f"unknown setting '{name}'")
-
-    async def action(rt: Runtime) -> dict[str, object]:
-        owner = await _first_owner(rt)
-        async with rt.db.read() as conn:
-            groups = {g.name: g.id for g in await group_store.list_groups(conn)}
-        changes = {name: _setting_value(name, value, groups)}
-        return await realm_settings.check_update_realm(rt, owner, changes)
-
-    changed = run_action(action)
-    if changed:
-        console.print(f"[green]Set[/] {name} = {json.dumps(changed[name])}")
-    else:
-        console.print(f"{name} already has that value")
 
 
 @admin.command("groups")
@@ -200,3 +119,49 @@ def list_linkifiers(as_json: Annotated[bool, JSON_OPTION] = False) -> None:
     for row in rows:
         table.add_row(str(row["id"]), str(row["pattern"]), str(row["url_template"]))
     console.print(table)
+
+
+@admin.command("invites")
+def list_invites(
+    as_json: Annotated[bool, JSON_OPTION] = False,
+    site: Annotated[str | None, typer.Option(help="Server URL links start with")] = None,
+) -> None:
+    """List active invitations (email invitations and reusable links)."""
+
+    async def action(rt: Runtime) -> list[dict[str, object]]:
+        owner = await first_owner(rt)
+        return await invites_email.get_invites(rt, owner, realm_url=_site(rt, site))
+
+    rows = run_action(action)
+    if as_json:
+        sys.stdout.write(json.dumps(rows, indent=2) + "\n")
+        return
+    table = Table("id", "kind", "email or link", "role", "expires")
+    for row in rows:
+        multiuse = bool(row.get("is_multiuse"))
+        table.add_row(
+            str(row["id"]),
+            "link" if multiuse else "email",
+            str(row.get("link_url") if multiuse else row.get("email")),
+            str(row["invited_as"]),
+            "never" if row["expiry_date"] is None else str(row["expiry_date"]),
+        )
+    console.print(table)
+
+
+@admin.command("revoke-invite")
+def revoke_invite(
+    invite_id: int,
+    link: Annotated[bool, typer.Option("--link", help="The id is a reusable link's")] = False,
+) -> None:
+    """Revoke an invitation by the id `admin invites` shows."""
+
+    async def action(rt: Runtime) -> None:
+        owner = await first_owner(rt)
+        if link:
+            await invites_email.do_revoke_multiuse_invite(rt, owner, invite_id)
+        else:
+            await invites_email.do_revoke_user_invite(rt, owner, invite_id)
+
+    run_action(action)
+    console.print(f"[green]Revoked[/] invitation {invite_id}")

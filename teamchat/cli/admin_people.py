@@ -18,7 +18,13 @@ from teamchat.actions.people import user_settings as settings_actions
 from teamchat.cli.admin import ROLE_HELP, _user_by_email, admin, parse_role
 from teamchat.cli.common import console, fail, run_action
 from teamchat.errors import ZulipError
-from teamchat.lib.user_settings import REALM_DEFAULT_SETTINGS, SETTING_TYPES, SettingValue
+from teamchat.lib.user_settings import (
+    REALM_DEFAULT_SETTINGS,
+    SETTING_TYPES,
+    SettingValue,
+    as_dict,
+    load,
+)
 from teamchat.records import Role
 from teamchat.runtime import Runtime
 
@@ -107,3 +113,39 @@ def show_defaults(
     for name, value in shown.items():
         table.add_row(name, json.dumps(value))
     console.print(table)
+
+
+user_settings_app = typer.Typer(help="Show or change one user's settings.", no_args_is_help=True)
+admin.add_typer(user_settings_app, name="user-settings")
+
+
+@user_settings_app.command("show")
+def show_user_settings(
+    email: str, as_json: Annotated[bool, typer.Option("--json", help="Print JSON")] = False
+) -> None:
+    """Show a user's personal settings."""
+
+    async def action(rt: Runtime) -> dict[str, SettingValue]:
+        return as_dict(load((await _user_by_email(rt, email)).settings_json))
+
+    values = run_action(action)
+    if as_json:
+        sys.stdout.write(json.dumps(values, indent=2) + "\n")
+        return
+    table = Table("setting", "value")
+    for name, value in values.items():
+        table.add_row(name, json.dumps(value))
+    console.print(table)
+
+
+@user_settings_app.command("set")
+def set_user_setting(email: str, name: str, value: str) -> None:
+    """Change one of a user's settings (validated like PATCH /settings)."""
+    parsed = parse_setting(name, value)
+
+    async def action(rt: Runtime) -> None:
+        user = await _user_by_email(rt, email)
+        await settings_actions.check_change_settings(rt, user, {name: parsed})
+
+    run_action(action)
+    console.print(f"[green]Set[/] {email}: {name} = {json.dumps(parsed)}")

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import os
 import sqlite3
 from collections.abc import Awaitable, Callable
 from pathlib import Path
@@ -13,7 +14,10 @@ from rich.console import Console
 
 from teamchat.config import Settings
 from teamchat.errors import ZulipError
+from teamchat.records import UserRow
 from teamchat.runtime import Runtime
+from teamchat.store import realm as realm_store
+from teamchat.store import users as user_store
 from teamchat.store.migrations import NotOurDatabaseError
 
 T = TypeVar("T")
@@ -30,14 +34,48 @@ class CliState:
 STATE = CliState()
 
 
+JSON_OPTION = typer.Option("--json", help="Print JSON")
+
+
+async def first_owner(rt: Runtime) -> UserRow:
+    """The organization's first active human owner: who admin commands act as."""
+    async with rt.db.read() as conn:
+        if await realm_store.get_realm(conn) is None:
+            raise ZulipError("This database has no organization yet.")
+        owners = [u for u in await user_store.list_users(conn, is_active=True) if u.is_owner]
+    humans = [u for u in owners if not u.is_bot]
+    if not humans:
+        raise ZulipError("The organization has no active owner.")
+    return humans[0]
+
+
 def fail(message: str) -> typer.Exit:
     err_console.print(f"[red]error:[/] {message}", soft_wrap=True)
     return typer.Exit(1)
 
 
-def run_action(action: Callable[[Runtime], Awaitable[T]], settings: Settings | None = None) -> T:
-    """Open the database with a broker that reaches no client, run `action`, close."""
+def check_db_path(path: Path, *, create: bool) -> None:
+    """One line of error for a database we cannot or should not open; only `create`
+    commands (serve, create-realm) make a new file."""
+    if not path.parent.is_dir():
+        raise fail(f"cannot use database {path}: directory {path.parent} does not exist")
+    if not create and not path.exists():
+        raise fail(
+            f"no database at {path}; `teamchat --db {path} serve` (or `admin create-realm`) "
+            "creates one"
+        )
+
+
+def run_action(
+    action: Callable[[Runtime], Awaitable[T]],
+    settings: Settings | None = None,
+    *,
+    create: bool = False,
+) -> T:
+    """Open the database with a recording broker (its events reach a running server through
+    the change log), run `action`, close. Never creates a database unless `create`."""
     settings = settings or Settings.from_env(STATE.db_path)
+    check_db_path(settings.db_path, create=create)
 
     async def main() -> T:
         rt = await Runtime.open_offline(settings)
@@ -58,3 +96,14 @@ def run_action(action: Callable[[Runtime], Awaitable[T]], settings: Settings | N
 
 def zuliprc_text(email: str, api_key: str, site: str) -> str:
     return f"[api]\nemail={email}\nkey={api_key}\nsite={site}\n"
+
+
+def write_private_file(path: Path, text: str) -> None:
+    """Write `text` readable by its owner only (zulip-terminal refuses anything else)."""
+    try:
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    except OSError as exc:
+        raise fail(f"cannot write {path}: {exc.strerror}") from None
+    with os.fdopen(fd, "w") as handle:
+        handle.write(text)
+    os.chmod(path, 0o600)  # an existing file keeps its mode through O_TRUNC

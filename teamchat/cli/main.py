@@ -17,14 +17,29 @@ import uvicorn
 
 from teamchat import __version__
 from teamchat.actions.org import realm as realm_actions
-from teamchat.cli import admin_org  # noqa: F401  (adds its commands to `admin`)
+from teamchat.cli import (  # noqa: F401  (they add their commands to `admin`)
+    admin_channels,
+    admin_org,
+    admin_realm,
+)
+from teamchat.cli import backup as backup_commands
 from teamchat.cli.admin import admin
-from teamchat.cli.common import STATE, console, err_console, run_action, zuliprc_text
+from teamchat.cli.common import (
+    STATE,
+    check_db_path,
+    console,
+    err_console,
+    fail,
+    run_action,
+    write_private_file,
+    zuliprc_text,
+)
 from teamchat.config import DEFAULT_DB_PATH, Settings
 from teamchat.lib import logsafe, wire
 from teamchat.lib.passwords import random_password
 from teamchat.runtime import Runtime
 from teamchat.store import realm as realm_store
+from teamchat.store.backup import DatabaseInUseError, ServerLock
 
 app = typer.Typer(
     help="teamchat: a Zulip-compatible team chat server on one SQLite file.",
@@ -32,6 +47,8 @@ app = typer.Typer(
     pretty_exceptions_enable=False,
 )
 app.add_typer(admin, name="admin")
+app.command()(backup_commands.backup)
+app.command()(backup_commands.restore)
 
 DEFAULT_ORG_NAME = "teamchat"
 DEFAULT_OWNER_EMAIL = f"owner@{realm_actions.DEFAULT_REALM_HOST}"
@@ -72,23 +89,38 @@ async def bootstrap(rt: Runtime) -> tuple[str, str, str] | None:
             return None
     password = random_password()
     owner_email = os.environ.get("TEAMCHAT_OWNER_EMAIL", DEFAULT_OWNER_EMAIL)
-    realm, owner = await realm_actions.check_create_realm(
-        rt,
-        name=os.environ.get("TEAMCHAT_ORG_NAME", DEFAULT_ORG_NAME),
-        owner_email=owner_email,
-        owner_full_name=DEFAULT_OWNER_NAME,
-        owner_password=password,
-    )
+    with console.status("Creating a new organization", spinner="dots") as status:
+        realm, owner = await realm_actions.check_create_realm(
+            rt,
+            name=os.environ.get("TEAMCHAT_ORG_NAME", DEFAULT_ORG_NAME),
+            owner_email=owner_email,
+            owner_full_name=DEFAULT_OWNER_NAME,
+            owner_password=password,
+            realm_url=site_url(rt.settings),
+            progress=lambda text: status.update(f"Creating a new organization: {text}"),
+        )
     return wire.api_email(owner, realm.host), password, owner.api_key
 
 
 def write_zuliprc(settings: Settings, email: str, api_key: str) -> Path:
     path = settings.db_path.resolve().parent / "zuliprc"
-    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-    with os.fdopen(fd, "w") as handle:
-        handle.write(zuliprc_text(email, api_key, site_url(settings)))
-    os.chmod(path, 0o600)  # zulip-terminal refuses a zuliprc others can read
+    write_private_file(path, zuliprc_text(email, api_key, site_url(settings)))
     return path
+
+
+def print_next_steps(settings: Settings, zuliprc: Path) -> None:
+    """What to do once the server is up: open it, point a client at it."""
+    url = site_url(settings)
+    console.print("Next:", soft_wrap=True)
+    console.print(f"  point any Zulip client at {url}", soft_wrap=True)
+    if zuliprc.exists():
+        console.print(f"  client config: {zuliprc}", soft_wrap=True)
+        console.print(
+            f"  try: zulip-send --config-file {zuliprc} -s general -S hello -m hi",
+            soft_wrap=True,
+        )
+    else:
+        console.print("  a client config: teamchat admin zuliprc EMAIL --output zuliprc")
 
 
 class TeamchatServer(uvicorn.Server):
@@ -121,13 +153,35 @@ def serve(
     external_url: Annotated[
         str | None, typer.Option(envvar="TEAMCHAT_EXTERNAL_URL", help="URL clients use")
     ] = None,
+    backup_every: Annotated[
+        float | None,
+        typer.Option(help="Back up every HOURS into <db folder>/backups (off by default)"),
+    ] = None,
+    backup_keep: Annotated[int | None, typer.Option(help="Automatic backups to keep")] = None,
 ) -> None:
     """Run the server (bootstrapping an organization on an empty database)."""
     from teamchat.app import create_app, with_access_log
 
-    settings = Settings.from_env(STATE.db_path, host=host, port=port, external_url=external_url)
+    settings = Settings.from_env(
+        STATE.db_path,
+        host=host,
+        port=port,
+        external_url=external_url,
+        backup_every_hours=backup_every,
+        backup_keep=backup_keep,
+    )
+    if settings.backup_every_hours < 0 or settings.backup_keep < 1:
+        raise fail("--backup-every takes a positive number of hours, --backup-keep at least 1")
+    check_db_path(settings.db_path, create=True)
+    lock = ServerLock(settings.db_path)
+    try:
+        lock.acquire()
+    except DatabaseInUseError as exc:
+        raise fail(str(exc)) from None
     logsafe.install(settings.log_level, "%(asctime)s %(levelname)s %(name)s: %(message)s")
-    created = run_action(bootstrap, settings)
+    console.print(f"teamchat {__version__}: database {settings.db_path.resolve()}", soft_wrap=True)
+    created = run_action(bootstrap, settings, create=True)
+    zuliprc = settings.db_path.resolve().parent / "zuliprc"
     if created is not None:
         email, password, api_key = created
         zuliprc = write_zuliprc(settings, email, api_key)
@@ -136,7 +190,7 @@ def serve(
         console.print(f"  owner password: {password}")
         console.print(f"  zuliprc:        {zuliprc}")
         console.print("  (the password is shown only this once)")
-    console.print(f"teamchat {__version__} serving on {site_url(settings)}", soft_wrap=True)
+    print_next_steps(settings, zuliprc)
     litestar_app = create_app(settings)
     config = uvicorn.Config(
         with_access_log(litestar_app),
@@ -145,16 +199,42 @@ def serve(
         log_level=settings.log_level,
         access_log=False,
         lifespan="on",
+        ws="none",  # no websockets: skips importing a websocket implementation at start
         timeout_graceful_shutdown=5,
         log_config=None,
     )
-    TeamchatServer(config, litestar_app).run()
+    try:
+        TeamchatServer(config, litestar_app).run()
+    finally:
+        lock.release()
+
+
+def hoist_global_options(args: list[str]) -> list[str]:
+    """Move `--db PATH` / `--db=PATH` to the front, so it works after any subcommand too."""
+    hoisted: list[str] = []
+    rest: list[str] = []
+    index = 0
+    while index < len(args):
+        arg = args[index]
+        if arg == "--":
+            rest += args[index:]
+            break
+        if arg == "--db" and index + 1 < len(args):
+            hoisted += args[index : index + 2]
+            index += 2
+            continue
+        if arg.startswith("--db="):
+            hoisted.append(arg)
+        else:
+            rest.append(arg)
+        index += 1
+    return hoisted + rest
 
 
 def main() -> None:
     """Entry point: usage errors, like every other error, are one line and exit status 1."""
     try:
-        status = app(standalone_mode=False)
+        status = app(args=hoist_global_options(sys.argv[1:]), standalone_mode=False)
     except (typer.Abort, KeyboardInterrupt):
         err_console.print("[red]error:[/] interrupted")
         sys.exit(1)

@@ -150,6 +150,47 @@ class NullBroker(EventBroker):
         return None
 
 
+class RecordingBroker(NullBroker):
+    """A broker for CLI processes: it keeps what it would deliver, for the change log.
+
+    `records` holds ("publish", payload, audience) and ("drop_queues", {"user_id": id}, {})
+    entries in publish order; audiences are {"users": [...]} or {"extras": {id: {...}}}.
+    """
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.records: list[tuple[str, JsonDict, JsonDict]] = []
+
+    def publish(self, event: Event | JsonDict, audience: Audience) -> None:
+        payload = event if isinstance(event, dict) else msgspec.to_builtins(event)
+        if isinstance(audience, Mapping):
+            shape: JsonDict = {"extras": {str(uid): extra for uid, extra in audience.items()}}
+        else:
+            shape = {"users": list(audience)}
+        self.records.append(("publish", msgspec.to_builtins(payload), shape))
+
+    def drop_user_queues(self, user_id: int) -> None:
+        self.records.append(("drop_queues", {"user_id": user_id}, {}))
+
+    def take(self) -> list[tuple[str, JsonDict, JsonDict]]:
+        """Return the records so far and forget them."""
+        records, self.records = self.records, []
+        return records
+
+
+def replay(broker: EventBroker, kind: str, payload: JsonDict, audience: JsonDict) -> None:
+    """Deliver one RecordingBroker record through `broker` (the server's)."""
+    if kind == "drop_queues":
+        broker.drop_user_queues(int(payload["user_id"]))  # type: ignore[call-overload]
+        return
+    extras = audience.get("extras")
+    if isinstance(extras, dict):
+        broker.publish(payload, {int(uid): extra for uid, extra in extras.items()})
+    else:
+        users = audience.get("users")
+        broker.publish(payload, [int(uid) for uid in users] if isinstance(users, list) else [])
+
+
 async def cancel_task(task: asyncio.Task[None]) -> None:
     task.cancel()
     with contextlib.suppress(asyncio.CancelledError):

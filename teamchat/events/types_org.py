@@ -22,6 +22,11 @@ class RealmUpdateEvent(Event, tag="realm", kw_only=True):
     value: RealmValue
 
 
+class RealmDeactivatedEvent(Event, tag="realm", kw_only=True):
+    op: Literal["deactivated"] = "deactivated"
+    realm_id: int
+
+
 class RealmUpdateDictEvent(Event, tag="realm", kw_only=True):
     op: Literal["update_dict"] = "update_dict"
     property: Literal["default"] = "default"
@@ -149,6 +154,7 @@ class DefaultStreamsEvent(Event, tag="default_streams", kw_only=True):
 register_event_types(
     RealmUpdateEvent,
     RealmUpdateDictEvent,
+    RealmDeactivatedEvent,
     UserGroupAddEvent,
     UserGroupUpdateEvent,
     UserGroupAddMembersEvent,

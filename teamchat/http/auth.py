@@ -38,6 +38,7 @@ async def provide_user(request: Request[Any, Any, Any], rt: Runtime) -> UserRow:
         raise UnauthorizedError()
     user = await authenticate_api_key(rt, *credentials)
     request.scope["state"]["user_id"] = user.id
+    request.scope["state"]["user_email"] = user.delivery_email  # for the access log
     return user
 
 

@@ -130,6 +130,8 @@ async def get_events(
             idle_timeout_secs=idle_timeout,
         )
         queue_id = str(state["queue_id"])
+    if not dont_block:
+        request.scope["state"]["longpoll"] = True  # the access log marks long waits as such
     events = await register.get_events(rt, user, queue_id, last_event_id, dont_block=dont_block)
     return params.success(events=events, queue_id=queue_id)
 

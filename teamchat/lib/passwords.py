@@ -10,7 +10,11 @@ from argon2.exceptions import InvalidHashError, VerificationError
 
 _HASHER = PasswordHasher()
 API_KEY_CHARS = 32
+# zulip-compat: Zulip's default PASSWORD_MIN_LENGTH, PASSWORD_MAX_LENGTH and
+# PASSWORD_MIN_GUESSES (zxcvbn's estimate of the guesses an attacker needs).
 MIN_PASSWORD_CHARS = 6
+MAX_PASSWORD_CHARS = 100
+MIN_PASSWORD_GUESSES = 10000
 _API_KEY_ALPHABET = string.ascii_letters + string.digits
 
 
@@ -41,6 +45,16 @@ def password_problem(password: str) -> str | None:
     """Why `password` is too weak, or None."""
     if len(password) < MIN_PASSWORD_CHARS:
         return f"The password must be at least {MIN_PASSWORD_CHARS} characters long."
-    if len(set(password)) < 3:
+    if len(password) > MAX_PASSWORD_CHARS:
+        return f"The password must be at most {MAX_PASSWORD_CHARS} characters long."
+    if password_guesses(password) < MIN_PASSWORD_GUESSES:
         return "The password is too weak."
     return None
+
+
+def password_guesses(password: str) -> float:
+    """zxcvbn's estimate of how many guesses finding `password` takes (about 1 ms)."""
+    # Imported on first use: it loads word lists (start-up time). The package has no types.
+    from zxcvbn import zxcvbn  # type: ignore[import-untyped]
+
+    return float(zxcvbn(password)["guesses"])

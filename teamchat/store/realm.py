@@ -8,12 +8,25 @@ from teamchat.records import RealmRow
 from teamchat.store.db import Conn, Tx
 
 _COLUMNS = (
-    "id, string_id, name, description, rendered_description, host, date_created, settings_json"
+    "id, string_id, name, description, rendered_description, host, date_created, settings_json,"
+    " deactivated"
 )
 
 
 def _row(row: sqlite3.Row) -> RealmRow:
-    return RealmRow(**dict(row))
+    data = dict(row)
+    data["deactivated"] = bool(data["deactivated"])
+    return RealmRow(**data)
+
+
+async def is_deactivated(conn: Conn) -> bool:
+    """Whether the organization is deactivated (a fresh database's is not)."""
+    row = await conn.fetchone("SELECT deactivated FROM realm ORDER BY id LIMIT 1")
+    return bool(row and row[0])
+
+
+async def set_deactivated(tx: Tx, realm_id: int, deactivated: bool) -> None:
+    await tx.execute("UPDATE realm SET deactivated = ? WHERE id = ?", (int(deactivated), realm_id))
 
 
 async def get_realm(conn: Conn) -> RealmRow | None:

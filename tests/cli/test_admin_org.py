@@ -57,7 +57,7 @@ def test_realm_show_and_set(server: ServerProcess, owner: Api) -> None:
     table = cli(server.db, "admin", "realm", "show").stdout
     assert "can_mention_many_users_group" in table
     for args, message in (
-        (["allow_message_editing", "maybe"], 'Argument "allow_message_editing" is not valid JSON.'),
+        (["allow_message_editing", "maybe"], "allow_message_editing: 'maybe' is not a valid value"),
         (["name", "x" * 41], "name is too long (limit: 40 characters)"),
         (["bogus_setting", "1"], "unknown setting 'bogus_setting'"),
         (["can_create_public_channel_group", "role:everyone"], "cannot be set to 'role:everyone'"),

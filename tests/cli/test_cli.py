@@ -227,7 +227,8 @@ def test_admin_errors_are_one_line_and_exit_1(tmp_path: Path) -> None:
         )
     empty = tmp_path / "empty.db"
     result = cli(empty, "admin", "list-users", check=False)
-    assert result.returncode == 1 and "no organization" in result.stderr
+    assert result.returncode == 1 and "no database at" in result.stderr
+    assert not empty.exists()  # read-only commands never create a database
 
 
 def test_a_database_that_is_not_ours_is_refused(tmp_path: Path) -> None:

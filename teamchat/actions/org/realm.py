@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Callable
 
 from teamchat import store
+from teamchat.actions.org.onboarding import do_setup_new_realm
 from teamchat.actions.org.system_bots import create_system_bots
 from teamchat.errors import ZulipError
 from teamchat.lib import system_groups
@@ -25,8 +27,11 @@ async def check_create_realm(
     owner_full_name: str,
     owner_password: str,
     host: str = DEFAULT_REALM_HOST,
+    realm_url: str = "",
+    progress: Callable[[str], None] | None = None,
 ) -> tuple[RealmRow, UserRow]:
-    """Validate, then create the realm and its owner in one transaction."""
+    """Validate, create the realm and its owner in one transaction, then its first content
+    (channels, defaults, Welcome Bot messages: `onboarding.do_setup_new_realm`)."""
     if not name.strip():
         raise ZulipError("Organization name can't be empty")
     if not is_valid_email(owner_email):
@@ -34,8 +39,11 @@ async def check_create_realm(
     problem = full_name_problem(owner_full_name) or password_problem(owner_password)
     if problem:
         raise ZulipError(problem)
+    step = progress or (lambda _text: None)
+    step("hashing the owner's password")
     password_hash = await asyncio.to_thread(hash_password, owner_password)
-    return await do_create_realm(
+    step("creating the organization")
+    realm, owner = await do_create_realm(
         rt,
         name=name.strip(),
         owner_email=owner_email,
@@ -43,6 +51,8 @@ async def check_create_realm(
         owner_password_hash=password_hash,
         host=host,
     )
+    await do_setup_new_realm(rt, owner, realm_url=realm_url, progress=progress)
+    return realm, owner
 
 
 async def do_create_realm(

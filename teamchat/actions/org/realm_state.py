@@ -15,6 +15,7 @@ from teamchat.actions.state import StateContext, state_fetcher
 from teamchat.lib import group_permissions as gp
 from teamchat.lib import realm_properties as props
 from teamchat.lib import realm_settings
+from teamchat.lib.passwords import MIN_PASSWORD_GUESSES
 
 # When this server process started (Zulip's server_generation).
 SERVER_GENERATION = int(time.time())
@@ -149,7 +150,7 @@ def _server_state(ctx: StateContext) -> None:
         max_logo_file_size_mib=MAX_LOGO_FILE_SIZE_MIB,
         max_bulk_new_subscription_messages=MAX_BULK_NEW_SUBSCRIPTION_MESSAGES,
         max_reminder_note_length=MAX_REMINDER_NOTE_LENGTH,
-        password_min_guesses=10000,
+        password_min_guesses=MIN_PASSWORD_GUESSES,
     )
 
 

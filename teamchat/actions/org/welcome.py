@@ -6,8 +6,11 @@ Notification Bot's note to a referrer who asked to hear when the invitation was 
 from __future__ import annotations
 
 from teamchat.actions.messages.message_send import SendRequest, check_send_message
+from teamchat.actions.org.permissions import require_realm_admin
 from teamchat.actions.org.system_bots import NOTIFICATION_BOT, WELCOME_BOT, ensure_system_bot
 from teamchat.lib import realm_settings
+from teamchat.lib.realm_properties import MAX_WELCOME_MESSAGE_CUSTOM_TEXT_CHARS
+from teamchat.lib.text import check_text
 from teamchat.records import UserRow
 from teamchat.runtime import Runtime
 from teamchat.store import realm as realm_store
@@ -27,7 +30,11 @@ def welcome_text(realm_name: str) -> str:
 async def _send_dm(rt: Runtime, bot: UserRow, to: UserRow, content: str, realm_url: str) -> None:
     if not bot.is_active or not to.is_active:
         return
-    request = SendRequest(
+    await check_send_message(rt, bot, _dm_request(to, content, realm_url))
+
+
+def _dm_request(to: UserRow, content: str, realm_url: str) -> SendRequest:
+    return SendRequest(
         recipient_type="private",
         to=[to.id],
         topic=None,
@@ -36,7 +43,6 @@ async def _send_dm(rt: Runtime, bot: UserRow, to: UserRow, content: str, realm_u
         realm_url=realm_url,
         read_by_sender=True,
     )
-    await check_send_message(rt, bot, request)
 
 
 async def notify_referrer(rt: Runtime, referrer: UserRow, user: UserRow, *, realm_url: str) -> None:
@@ -46,6 +52,21 @@ async def notify_referrer(rt: Runtime, referrer: UserRow, user: UserRow, *, real
         f"@_**{user.full_name}|{user.id}** accepted your invitation to join this organization!"
     )
     await _send_dm(rt, bot, referrer, content, realm_url)
+
+
+async def check_test_welcome_message(
+    rt: Runtime, admin: UserRow, text: str, *, realm_url: str
+) -> int:
+    """POST /realm/test_welcome_bot_custom_message: the Welcome Bot sends `text` to the
+    administrator, as a new member would get it; return the message id."""
+    require_realm_admin(admin)
+    check_text(
+        "welcome_message_custom_text", text, max_chars=MAX_WELCOME_MESSAGE_CUSTOM_TEXT_CHARS,
+        multiline=True,
+    )  # fmt: skip
+    bot = await ensure_system_bot(rt, WELCOME_BOT)
+    sent = await check_send_message(rt, bot, _dm_request(admin, text, realm_url))
+    return sent.id
 
 
 async def send_welcome_messages(

@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import asyncio
+import functools
 import hmac
 import ipaddress
 
+from teamchat.actions.org.realm_deactivation import check_realm_active
 from teamchat.actions.people.users import find_user_by_email
 from teamchat.errors import (
     AuthenticationFailedError,
@@ -18,14 +20,25 @@ from teamchat.lib.ratelimit import RateLimiter
 from teamchat.records import UserRow
 from teamchat.runtime import Runtime
 
-# Verified against when the username is unknown, so both failures cost the same time.
-_DUMMY_HASH = hash_password("not-a-real-password")
 _MAX_USERNAME_KEY_CHARS = 256
+
+
+@functools.cache
+def _dummy_hash() -> str:
+    """Verified against when the username is unknown, so both failures cost the same time.
+    Made on first use: an argon2 hash at import cost every start-up a tenth of a second."""
+    return hash_password("not-a-real-password")
+
+
+def _verify(user: UserRow | None, password: str) -> bool:
+    """Check `password` (in a thread: argon2 is CPU-bound), costing the same without a user."""
+    return verify_password(user.password_hash if user is not None else _dummy_hash(), password)
 
 
 async def authenticate_api_key(rt: Runtime, username: str, api_key: str) -> UserRow:
     """The active user whose API email (or real email) and key match, else a 401 error."""
     async with rt.db.read() as conn:
+        await check_realm_active(conn)
         user = await find_user_by_email(conn, username)
     if user is None or not hmac.compare_digest(user.api_key.encode(), api_key.encode()):
         raise InvalidAPIKeyError()
@@ -79,11 +92,11 @@ async def fetch_api_key(rt: Runtime, username: str, password: str, client_ip: st
     client_key = client_limit_key(client_ip)
     _raise_if_limited(rt.login_ip_limiter, client_key)
     async with rt.db.read() as conn:
+        await check_realm_active(conn)
         user = await find_user_by_email(conn, username.strip())
     account_key = login_limit_key(user, username)
     _raise_if_limited(rt.auth_limiter, account_key)
-    password_hash = user.password_hash if user is not None else _DUMMY_HASH
-    matches = await asyncio.to_thread(verify_password, password_hash, password)
+    matches = await asyncio.to_thread(_verify, user, password)
     if user is None or not matches:
         rt.auth_limiter.hit(account_key)
         rt.login_ip_limiter.hit(client_key)

@@ -1,0 +1,84 @@
+"""Cold start of `teamchat serve` on an existing database: from process start (Python
+start-up included) to the first answered request (GET /health answering 200).
+
+Usage: python scripts/bench_cold_start.py [--runs 7]
+Bootstraps a database once (not measured), then starts and stops the server `--runs` times
+and prints every time and the median. Profile the imports with
+`python -X importtime -m teamchat --help 2> imports.txt`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import signal
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import httpx
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+def cpu_secs(pid: int) -> float:
+    """User + system CPU seconds process `pid` has used so far (Linux /proc)."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def start_to_first_answer(db: Path, timeout_secs: float = 60.0) -> tuple[float, float]:
+    """(wall seconds, server CPU seconds) from spawning `teamchat serve` to its first 200
+    on /health. On a busy machine the wall time includes waiting for a core; the CPU time
+    is what the start-up itself costs."""
+    port = free_port()
+    started = time.perf_counter()
+    process = subprocess.Popen(
+        [sys.executable, "-m", "teamchat", "--db", str(db), "serve", "--port", str(port)],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        stdin=subprocess.DEVNULL,
+        env={**os.environ, "TEAMCHAT_LOG_LEVEL": "warning"},
+    )
+    try:
+        with httpx.Client(timeout=1) as client:
+            while time.perf_counter() - started < timeout_secs:
+                try:
+                    if client.get(f"http://127.0.0.1:{port}/health").status_code == 200:
+                        return time.perf_counter() - started, cpu_secs(process.pid)
+                except httpx.HTTPError:
+                    pass
+                time.sleep(0.005)
+        raise SystemExit("the server did not answer")
+    finally:
+        process.send_signal(signal.SIGTERM)
+        process.wait(30)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--runs", type=int, default=7)
+    args = parser.parse_args()
+    with tempfile.TemporaryDirectory() as folder:
+        db = Path(folder) / "teamchat.db"
+        start_to_first_answer(db)  # bootstraps the organization: not a cold start
+        runs = [start_to_first_answer(db) for _ in range(args.runs)]
+    walls, cpus = [w for w, _ in runs], [c for _, c in runs]
+    print("wall (ms):", " ".join(f"{t * 1000:.0f}" for t in walls))
+    print("cpu  (ms):", " ".join(f"{t * 1000:.0f}" for t in cpus))
+    print(
+        f"median: {statistics.median(walls) * 1000:.0f} ms wall, "
+        f"{statistics.median(cpus) * 1000:.0f} ms CPU; load average {os.getloadavg()[0]:.1f}"
+    )
+
+
+if __name__ == "__main__":
+    main()

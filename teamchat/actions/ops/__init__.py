@@ -1,0 +1,1 @@
+"""Running the server: changes other processes made, health, backups."""

@@ -1,0 +1,105 @@
+"""`teamchat backup DEST` and `teamchat restore SRC`: copies of the one database file.
+
+Backups run while a server serves (SQLite's online backup API) and are verified; restore
+refuses while a server holds the database's lock file and checks what it restores.
+"""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from rich.progress import BarColumn, DownloadColumn, Progress, TextColumn, TimeRemainingColumn
+
+from teamchat.cli.common import STATE, check_db_path, console, fail
+from teamchat.store import backup as backups
+from teamchat.store.migrations import SCHEMA_VERSION, NotOurDatabaseError
+
+PAGE_BYTES_GUESS = 4096
+
+
+def _progress_bar(description: str) -> Progress:
+    return Progress(
+        TextColumn(description),
+        BarColumn(),
+        DownloadColumn(),
+        TimeRemainingColumn(),
+        console=console,
+        transient=True,
+    )
+
+
+def _size(path: Path) -> str:
+    size = float(path.stat().st_size)
+    for unit in ("bytes", "KiB", "MiB", "GiB"):
+        if size < 1024 or unit == "GiB":
+            return f"{size:.0f} {unit}" if unit == "bytes" else f"{size:.1f} {unit}"
+        size /= 1024
+    return f"{size} bytes"
+
+
+def backup(
+    dest: Annotated[Path, typer.Argument(help="File to write, or a folder for a dated name")],
+    force: Annotated[bool, typer.Option("--force", help="Overwrite an existing file")] = False,
+) -> None:
+    """Copy the database (the whole organization, uploads included) while it is in use."""
+    source = STATE.db_path
+    check_db_path(source, create=False)
+    if dest.is_dir():
+        dest = dest / backups.backup_name(time.time())
+    if dest.exists() and not force:
+        raise fail(f"{dest} exists (pass --force to overwrite it)")
+    if not dest.parent.is_dir():
+        raise fail(f"cannot write {dest}: directory {dest.parent} does not exist")
+    partial = dest.with_name(dest.name + ".partial")
+    with _progress_bar("Backing up") as bar:
+        task = bar.add_task("backup", total=None)
+
+        def step(done: int, total: int) -> None:
+            bar.update(task, completed=done * PAGE_BYTES_GUESS, total=total * PAGE_BYTES_GUESS)
+
+        try:
+            backups.backup(source, partial, step)
+        except Exception as exc:  # sqlite3.Error or OSError: one line, nothing left behind
+            partial.unlink(missing_ok=True)
+            raise fail(f"backup failed: {exc}") from None
+    problem = backups.integrity_problem(partial)
+    if problem:
+        partial.unlink(missing_ok=True)
+        raise fail(f"the copy failed its integrity check: {problem}")
+    partial.replace(dest)
+    console.print(f"[green]Backed up[/] {source} to {dest} ({_size(dest)}, integrity ok)")
+
+
+def restore(
+    source: Annotated[Path, typer.Argument(help="A backup made by `teamchat backup`")],
+) -> None:
+    """Replace the database with a backup. Refused while a server runs on it."""
+    target = STATE.db_path
+    if not target.parent.is_dir():
+        raise fail(f"cannot use database {target}: directory {target.parent} does not exist")
+    try:
+        version = backups.check_restorable(source)
+    except NotOurDatabaseError as exc:
+        raise fail(str(exc)) from None
+    lock = backups.ServerLock(target)
+    try:
+        lock.acquire()
+    except backups.DatabaseInUseError as exc:
+        raise fail(f"{exc}; stop it before restoring") from None
+    try:
+        with _progress_bar("Restoring") as bar:
+            task = bar.add_task("restore", total=None)
+            backups.restore(
+                source,
+                target,
+                lambda done, total: bar.update(
+                    task, completed=done * PAGE_BYTES_GUESS, total=total * PAGE_BYTES_GUESS
+                ),
+            )
+    finally:
+        lock.release()
+    note = "" if version == SCHEMA_VERSION else " (it is migrated when the server starts)"
+    console.print(f"[green]Restored[/] {target} from {source}: schema version {version}{note}")

@@ -1,0 +1,178 @@
+"""Backups of the one database file: SQLite's online backup API (consistent while a server
+writes), verification, restore, and the lock a running server holds on its database.
+
+The file is the whole organization (uploads, avatars and emoji are stored in it), so a copy
+of it is a complete backup. Synchronous: callers run these in a thread or a CLI process.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import fcntl
+import logging
+import os
+import sqlite3
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import IO
+
+from teamchat.store.migrations import (
+    APPLICATION_ID,
+    SCHEMA_VERSION,
+    NotOurDatabaseError,
+    check_application_id,
+)
+
+log = logging.getLogger(__name__)
+PAGES_PER_STEP = 1024
+Progress = Callable[[int, int], None]  # (pages copied, total pages)
+
+
+class DatabaseInUseError(Exception):
+    """A server is running on the database (it holds the lock file)."""
+
+
+def lock_path(db_path: Path) -> Path:
+    return db_path.with_name(db_path.name + ".lock")
+
+
+class ServerLock:
+    """An exclusive advisory lock on `<db>.lock`, held by `teamchat serve` while it runs and
+    taken briefly by `restore`; the kernel releases it when the process dies."""
+
+    def __init__(self, db_path: Path) -> None:
+        self.path = lock_path(db_path)
+        self._handle: IO[str] | None = None
+
+    def acquire(self) -> None:
+        """Take the lock or raise DatabaseInUseError."""
+        handle = self.path.open("a")
+        try:
+            fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            handle.close()
+            raise DatabaseInUseError(
+                f"a teamchat server is running on {self.path.with_suffix('')}"
+            ) from None
+        self._handle = handle
+
+    def release(self) -> None:
+        if self._handle is not None:
+            fcntl.flock(self._handle, fcntl.LOCK_UN)
+            self._handle.close()
+            self._handle = None
+
+
+def backup(source: Path, dest: Path, progress: Progress | None = None) -> None:
+    """Copy the live database `source` to the new file `dest`, page by page."""
+    src = sqlite3.connect(f"file:{source}?mode=ro", uri=True)
+    try:
+        out = sqlite3.connect(dest)
+        try:
+            src.backup(
+                out,
+                pages=PAGES_PER_STEP,
+                progress=(lambda _status, left, total: progress(total - left, total))
+                if progress
+                else None,
+            )
+            # A standalone copy: one file, no WAL beside it.
+            out.execute("PRAGMA journal_mode=DELETE")
+        finally:
+            out.close()
+    finally:
+        src.close()
+
+
+def integrity_problem(path: Path) -> str | None:
+    """What `PRAGMA integrity_check` finds wrong with the file, or None when it is sound."""
+    conn = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
+    try:
+        rows = [str(row[0]) for row in conn.execute("PRAGMA integrity_check")]
+    except sqlite3.DatabaseError as exc:
+        return str(exc)
+    finally:
+        conn.close()
+    return None if rows == ["ok"] else "; ".join(rows[:5])
+
+
+def check_restorable(path: Path) -> int:
+    """Raise NotOurDatabaseError unless `path` is a sound teamchat database this version can
+    migrate; return its schema version."""
+    if not path.is_file() or path.stat().st_size == 0:
+        raise NotOurDatabaseError(f"{path} is not a teamchat database (missing or empty)")
+    check_application_id(path)
+    conn = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
+    try:
+        app_id = int(conn.execute("PRAGMA application_id").fetchone()[0])
+        version = int(conn.execute("PRAGMA user_version").fetchone()[0])
+    finally:
+        conn.close()
+    if app_id != APPLICATION_ID or version < 1:
+        raise NotOurDatabaseError(f"{path} is not a teamchat database")
+    problem = integrity_problem(path)
+    if problem:
+        raise NotOurDatabaseError(f"{path} is damaged: {problem}")
+    assert version <= SCHEMA_VERSION  # check_application_id refused newer ones
+    return version
+
+
+def restore(source: Path, target: Path, progress: Progress | None = None) -> None:
+    """Replace `target`'s content with `source`'s. The caller holds the ServerLock."""
+    src = sqlite3.connect(f"file:{source}?mode=ro", uri=True)
+    try:
+        out = sqlite3.connect(target)
+        try:
+            src.backup(
+                out,
+                pages=PAGES_PER_STEP,
+                progress=(lambda _status, left, total: progress(total - left, total))
+                if progress
+                else None,
+            )
+        finally:
+            out.close()
+    finally:
+        src.close()
+
+
+def backup_name(now: float) -> str:
+    return time.strftime("teamchat-%Y%m%d-%H%M%S.db", time.gmtime(now))
+
+
+def rotate(folder: Path, keep: int) -> list[Path]:
+    """Delete all but the newest `keep` automatic backups in `folder`; return those deleted."""
+    backups = sorted(folder.glob("teamchat-*.db"))
+    doomed = backups[: max(len(backups) - keep, 0)]
+    for path in doomed:
+        with contextlib.suppress(FileNotFoundError):
+            path.unlink()
+    return doomed
+
+
+def backup_into(source: Path, folder: Path, keep: int) -> Path:
+    """One automatic backup into `folder` (verified), then keep only the newest `keep`."""
+    folder.mkdir(parents=True, exist_ok=True)
+    dest = folder / backup_name(time.time())
+    partial = dest.with_name(dest.name + ".partial")
+    backup(source, partial)
+    problem = integrity_problem(partial)
+    if problem:
+        partial.unlink()
+        raise RuntimeError(f"backup failed its integrity check: {problem}")
+    os.replace(partial, dest)
+    rotate(folder, keep)
+    return dest
+
+
+async def run_periodic_backups(source: Path, folder: Path, every_secs: float, keep: int) -> None:
+    """Back up every `every_secs` until cancelled; failures are logged, never fatal."""
+    while True:
+        await asyncio.sleep(every_secs)
+        try:
+            dest = await asyncio.to_thread(backup_into, source, folder, keep)
+            log.info("backup written to %s (%d bytes)", dest, dest.stat().st_size)
+        except Exception:
+            log.exception("automatic backup failed")
