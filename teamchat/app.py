@@ -19,7 +19,10 @@ from litestar.plugins import PluginProtocol
 from litestar.types import ASGIApp, Message, Receive, Scope, Send
 
 from teamchat import http
-from teamchat.actions.integrations import outgoing_webhooks  # noqa: F401 (its send hook)
+from teamchat.actions.integrations import (  # noqa: F401 (their send hooks)
+    outgoing_webhooks,
+    url_previews,
+)
 from teamchat.actions.messages.retention import run_retention
 from teamchat.actions.ops.change_feed import ChangeFeed
 from teamchat.actions.scheduling.delivery import run_scheduler

@@ -50,6 +50,8 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
     change_poll_interval_secs: float = 0.2
     # How often due scheduled messages and reminders are looked for.
     scheduler_interval_secs: float = 1.0
+    # URL previews fetch only public addresses; tests turn this on to preview a local page.
+    url_preview_allow_private: bool = False
     # Password-less log-in for development (POST /dev_fetch_api_key): never in production.
     dev_auth: bool = False
     # How often messages past their retention period are deleted.
@@ -93,6 +95,10 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
             "change_poll_interval_secs": ("TEAMCHAT_CHANGE_POLL_INTERVAL_SECS", float),
             "scheduler_interval_secs": ("TEAMCHAT_SCHEDULER_INTERVAL_SECS", float),
             "dev_auth": ("TEAMCHAT_DEV_AUTH", lambda text: text.strip().lower() in TRUE_WORDS),
+            "url_preview_allow_private": (
+                "TEAMCHAT_URL_PREVIEW_ALLOW_PRIVATE",
+                lambda text: text.strip().lower() in TRUE_WORDS,
+            ),
             "retention_interval_secs": ("TEAMCHAT_RETENTION_INTERVAL_SECS", float),
             "api_rate_limit": ("TEAMCHAT_API_RATE_LIMIT", RateLimit.parse),
             "auth_rate_limit": ("TEAMCHAT_AUTH_RATE_LIMIT", RateLimit.parse),

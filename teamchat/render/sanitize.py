@@ -35,7 +35,13 @@ ALLOWED_CLASSES = {
         }
     ),
     "img": frozenset({"emoji"}),
-    "div": frozenset({"codehilite", "spoiler-block", "spoiler-header", "spoiler-content"}),
+    "div": frozenset(
+        {
+            *("codehilite", "spoiler-block", "spoiler-header", "spoiler-content"),
+            *("message_embed", "data-container", "message_embed_title"),
+            "message_embed_description",
+        }
+    ),
 }
 URL_SCHEMES = frozenset({"http", "https", "mailto", "tel", "sms"})
 

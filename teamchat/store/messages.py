@@ -189,6 +189,13 @@ async def update_content(
     )
 
 
+async def set_rendered_content(tx: Tx, message_id: int, rendered_content: str) -> None:
+    """Replace only the rendered form (previews added after sending; not an edit)."""
+    await tx.execute(
+        "UPDATE message SET rendered_content = ? WHERE id = ?", (rendered_content, message_id)
+    )
+
+
 async def append_edit_history(tx: Tx, message_ids: Sequence[int], entry_json: str) -> None:
     """Add one edit entry to each message's history (stored oldest first)."""
     await tx.execute(

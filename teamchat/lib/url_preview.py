@@ -1,0 +1,97 @@
+"""URL previews (Zulip's `inline_url_embed_preview`): what a fetched page says about itself
+(Open Graph, else its <title> and description), the embed block shown under a message, and
+which addresses may be fetched at all. Pure functions; fetching is the action's job.
+"""
+
+from __future__ import annotations
+
+import ipaddress
+from html import escape
+from html.parser import HTMLParser
+
+import msgspec
+
+MAX_TITLE_CHARS = 300
+MAX_DESCRIPTION_CHARS = 1000
+
+
+class Preview(msgspec.Struct, frozen=True, kw_only=True):
+    url: str
+    title: str
+    description: str = ""
+
+
+class _MetaParser(HTMLParser):
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        self.meta: dict[str, str] = {}
+        self.title = ""
+        self._in_title = False
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        values = {k.lower(): v or "" for k, v in attrs}
+        if tag == "meta":
+            key = (values.get("property") or values.get("name") or "").lower()
+            if key and "content" in values:
+                self.meta.setdefault(key, values["content"])
+        elif tag == "title":
+            self._in_title = True
+
+    def handle_endtag(self, tag: str) -> None:
+        if tag == "title":
+            self._in_title = False
+
+    def handle_data(self, data: str) -> None:
+        if self._in_title:
+            self.title += data
+
+
+def _clean(text: str, limit: int) -> str:
+    text = " ".join(text.split())
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def parse_preview(url: str, page: str) -> Preview | None:
+    """The preview of a page, or None when it names no title."""
+    parser = _MetaParser()
+    try:
+        parser.feed(page)
+    except (ValueError, AssertionError):
+        return None
+    meta = parser.meta
+    title = meta.get("og:title") or meta.get("twitter:title") or parser.title
+    description = (
+        meta.get("og:description") or meta.get("twitter:description") or meta.get("description")
+    )
+    if not title.strip():
+        return None
+    return Preview(
+        url=url,
+        title=_clean(title, MAX_TITLE_CHARS),
+        description=_clean(description or "", MAX_DESCRIPTION_CHARS),
+    )
+
+
+def embed_html(preview: Preview) -> str:
+    """Zulip's message_embed block (title linked, description), every value escaped."""
+    url, title = escape(preview.url, quote=True), escape(preview.title, quote=True)
+    description = ""
+    if preview.description:
+        description = f'<div class="message_embed_description">{escape(preview.description)}</div>'
+    return (
+        '<div class="message_embed"><div class="data-container">'
+        f'<div class="message_embed_title"><a href="{url}" title="{title}">{title}</a></div>'
+        f"{description}</div></div>"
+    )
+
+
+def is_public_address(address: str) -> bool:
+    """Whether an IP address is on the public internet (never loopback, private, link-local,
+    multicast, reserved or unspecified: the server must not be a proxy into its own network)."""
+    try:
+        ip = ipaddress.ip_address(address)
+    except ValueError:
+        return False
+    if isinstance(ip, ipaddress.IPv6Address) and ip.ipv4_mapped is not None:
+        ip = ip.ipv4_mapped
+    return ip.is_global and not ip.is_multicast

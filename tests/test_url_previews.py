@@ -1,0 +1,142 @@
+"""URL previews: Open Graph data of linked pages added under messages, and never a fetch
+into the server's own network (SSRF)."""
+
+from __future__ import annotations
+
+import json
+import threading
+import time
+from collections.abc import Callable, Iterator
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+import pytest
+
+from teamchat.actions.integrations.url_previews import FetchRefusedError, fetch_page
+from teamchat.lib.url_preview import embed_html, is_public_address, parse_preview
+from tests.support.api import Api
+from tests.support.channels import Queue, stream_id, subscribe
+from tests.support.server import ServerProcess
+
+PAGE = b"""<html><head><title>Fallback</title>
+<meta property="og:title" content="Release &lt;script&gt;alert(1)&lt;/script&gt; notes">
+<meta property="og:description" content="What changed in 2.0">
+</head><body>hello</body></html>"""
+
+
+class Site:
+    def __init__(self) -> None:
+        self.hits: list[str] = []
+        site = self
+
+        class Handler(BaseHTTPRequestHandler):
+            def do_GET(self) -> None:
+                site.hits.append(self.path)
+                if self.path == "/moved":
+                    self.send_response(302)
+                    self.send_header("Location", "/page")
+                    self.end_headers()
+                    return
+                self.send_response(200)
+                self.send_header("Content-Type", "text/html; charset=utf-8")
+                self.end_headers()
+                self.wfile.write(PAGE)
+
+            def log_message(self, *args: object) -> None:
+                pass
+
+        self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.url = f"http://127.0.0.1:{self.server.server_address[1]}"
+        threading.Thread(target=self.server.serve_forever, daemon=True).start()
+
+
+@pytest.fixture
+def site() -> Iterator[Site]:
+    running = Site()
+    yield running
+    running.server.shutdown()
+
+
+def test_parse_and_embed() -> None:
+    preview = parse_preview("https://example.com/x", PAGE.decode())
+    assert preview is not None
+    assert preview.title == "Release <script>alert(1)</script> notes"
+    assert preview.description == "What changed in 2.0"
+    html = embed_html(preview)
+    assert "<script>" not in html and "&lt;script&gt;" in html
+    assert parse_preview("u", "<title> Only a title </title>").title == "Only a title"  # type: ignore[union-attr]
+    assert parse_preview("u", "<p>no title</p>") is None
+
+
+def test_only_public_addresses() -> None:
+    for private in (
+        "127.0.0.1",
+        "10.1.2.3",
+        "192.168.1.1",
+        "169.254.169.254",
+        "::1",
+        "::ffff:127.0.0.1",
+        "0.0.0.0",
+        "fd00::1",
+        "224.0.0.1",
+    ):
+        assert not is_public_address(private), private
+    assert is_public_address("8.8.8.8") and is_public_address("2001:4860:4860::8888")
+
+
+def test_fetch_refuses_the_servers_own_network(site: Site) -> None:
+    for url in (f"{site.url}/page", "http://localhost/", "ftp://example.com/"):
+        with pytest.raises(FetchRefusedError):
+            fetch_page(url)
+    assert site.hits == []
+    final, page = fetch_page(f"{site.url}/moved", allow_private=True)
+    assert final.endswith("/page") and "og:title" in page
+
+
+def _channel(owner: Api) -> int:
+    subscribe(owner, "previews")
+    return stream_id(owner, "previews")
+
+
+def test_previews_are_added_under_messages(
+    start_server: Callable[..., ServerProcess], site: Site
+) -> None:
+    server = start_server({"TEAMCHAT_URL_PREVIEW_ALLOW_PRIVATE": "1"})
+    owner = Api(server.url, server.owner_email, server.owner_key)
+    owner.ok("PATCH", "/realm", inline_url_embed_preview="true")
+    sid = _channel(owner)
+    queue = Queue(owner, event_types=["update_message"])
+    sent = owner.ok(
+        "POST", "/messages", type="stream", to=sid, topic="t", content=f"see {site.url}/page"
+    )["id"]
+    deadline, events = time.monotonic() + 15, []
+    while not events and time.monotonic() < deadline:
+        events = queue.events()
+        time.sleep(0.1)
+    [event] = events
+    assert event["rendering_only"] is True and event["message_id"] == sent
+    assert '<div class="message_embed">' in event["rendered_content"]
+    assert "&lt;script&gt;" in event["rendered_content"]
+    assert "<script>" not in event["rendered_content"]
+    stored = owner.ok("GET", f"/messages/{sent}")["message"]["content"]
+    assert stored == event["rendered_content"]
+
+
+def test_no_fetch_into_the_servers_network(
+    start_server: Callable[..., ServerProcess], site: Site
+) -> None:
+    server = start_server()
+    owner = Api(server.url, server.owner_email, server.owner_key)
+    owner.ok("PATCH", "/realm", inline_url_embed_preview="true")
+    sid = _channel(owner)
+    queue = Queue(owner, event_types=["update_message"])
+    owner.ok(
+        "POST",
+        "/messages",
+        type="stream",
+        to=sid,
+        topic="t",
+        content=f"metadata at http://169.254.169.254/latest and {site.url}/page",
+    )
+    time.sleep(2)
+    assert site.hits == [] and queue.events() == []
+    assert json.dumps(site.hits) == "[]"
