@@ -24,6 +24,7 @@ from teamchat.actions.integrations import (  # noqa: F401 (their send hooks)
     url_previews,
 )
 from teamchat.actions.messages.retention import run_retention
+from teamchat.actions.notifications.missed_emails import run_missed_emails
 from teamchat.actions.ops.change_feed import ChangeFeed
 from teamchat.actions.scheduling.delivery import run_scheduler
 from teamchat.config import Settings
@@ -154,9 +155,11 @@ def create_app(settings: Settings, rt: Runtime | None = None) -> Litestar:
             tasks.append(asyncio.create_task(periodic))
         scheduler = asyncio.create_task(run_scheduler(runtime, settings.scheduler_interval_secs))
         retention = asyncio.create_task(run_retention(runtime, settings.retention_interval_secs))
+        mails = asyncio.create_task(run_missed_emails(runtime, settings.scheduler_interval_secs))
         try:
             yield
         finally:
+            await cancel_task(mails)
             await cancel_task(retention)
             await cancel_task(scheduler)
             runtime.broker.shutdown()

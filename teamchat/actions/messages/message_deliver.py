@@ -85,6 +85,8 @@ class Delivered(msgspec.Struct, kw_only=True):
     draft: Draft
     # The message object, as every recipient's event carries it (rendered content).
     message: JsonDict
+    # Each recipient's flag bits (teamchat.lib.flags).
+    flags: dict[int, int]
 
 
 SendHook = Callable[[Runtime, Tx, Delivered], Awaitable[None]]
@@ -146,7 +148,10 @@ async def do_send_message(
             policy = await _automatic_policies(rt, tx, sender, stream, draft, row)
         message = await _publish_message(rt, tx, realm, sender, row, draft, flags, submessages)
         for hook in SEND_HOOKS:
-            await hook(rt, tx, Delivered(realm=realm, sender=sender, draft=draft, message=message))
+            delivered = Delivered(
+                realm=realm, sender=sender, draft=draft, message=message, flags=flags
+            )
+            await hook(rt, tx, delivered)
         if draft.with_message is not None:
             await draft.with_message(tx)
     return SentMessage(id=message_id, automatic_new_visibility_policy=policy)

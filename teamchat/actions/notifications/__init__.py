@@ -1,0 +1,1 @@
+"""Notifications that reach people who are not looking: missed-message emails."""

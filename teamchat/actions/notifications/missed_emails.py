@@ -1,0 +1,166 @@
+"""Missed-message emails: a direct message, a mention (personal, or a wildcard for those who
+want them) or an alert word that reaches someone with no client connected is queued; if it
+is still unread after their `email_notifications_batching_period_seconds`, it is emailed to
+them with its conversation, as Zulip does (`enable_offline_email_notifications`,
+`message_content_in_email_notifications`). Nothing is queued when the server sends no mail.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections import defaultdict
+from datetime import UTC, datetime
+
+from teamchat import store
+from teamchat.actions.messages.message_deliver import Delivered, send_hook
+from teamchat.actions.messages.notice_text import message_link
+from teamchat.actions.org.mail import mail_configured, send_email
+from teamchat.lib import flags as fl
+from teamchat.lib import user_settings
+from teamchat.records import MessageRow, UserRow
+from teamchat.runtime import Runtime
+from teamchat.store import message_flags as flag_store
+from teamchat.store import messages as message_store
+from teamchat.store import missed_emails as queue_store
+from teamchat.store.db import Conn, Tx
+
+log = logging.getLogger("teamchat.missed_emails")
+# Someone whose client polled for events this recently is reading (Zulip's presence window).
+ONLINE_WINDOW_SECS = 140.0
+NO_CONTENT = (
+    "This email does not include message content because you have disabled message content "
+    "in email notifications."
+)
+
+
+def is_online(rt: Runtime, user_id: int) -> bool:
+    now = rt.broker.clock()
+    queues = rt.broker.queues_by_user.get(user_id, [])
+    return any(now - queue.last_contact < ONLINE_WINDOW_SECS for queue in queues)
+
+
+def _trigger(sent: Delivered, bits: int) -> str | None:
+    if sent.draft.stream is None:
+        return "direct_message"
+    if bits & fl.MENTIONED:
+        return "mentioned"
+    if bits & (fl.STREAM_WILDCARD_MENTIONED | fl.TOPIC_WILDCARD_MENTIONED):
+        return "wildcard_mentioned"
+    if bits & fl.HAS_ALERT_WORD:
+        return "alert_word"
+    return None
+
+
+def _wants(user: UserRow, trigger: str) -> bool:
+    settings = user_settings.load(user.settings_json)
+    if not (user.is_active and not user.is_bot and settings.enable_offline_email_notifications):
+        return False
+    return trigger != "wildcard_mentioned" or settings.wildcard_mentions_notify
+
+
+@send_hook
+async def _on_send(rt: Runtime, tx: Tx, sent: Delivered) -> None:
+    if not mail_configured(rt.settings):
+        return
+    triggers = {
+        uid: trigger
+        for uid, bits in sent.flags.items()
+        if uid != sent.sender.id and not bits & fl.READ and (trigger := _trigger(sent, bits))
+    }
+    if not triggers:
+        return
+    message_id = sent.message["id"]
+    assert isinstance(message_id, int)
+    rows = []
+    for user in await store.users.list_users(tx, user_ids=sorted(triggers)):
+        trigger = triggers[user.id]
+        if _wants(user, trigger) and not is_online(rt, user.id):
+            period = user_settings.load(
+                user.settings_json
+            ).email_notifications_batching_period_seconds
+            rows.append((user.id, message_id, trigger, rt.now() + period, sent.draft.realm_url))
+    if rows:
+        await queue_store.add(tx, rows)
+
+
+async def run_missed_emails(rt: Runtime, interval_secs: float) -> None:
+    """Send what came due, forever (cancelled at shutdown)."""
+    while True:
+        try:
+            async with rt.db.read() as conn:
+                due = await queue_store.users_due(conn, rt.now())
+            for user_id in due:
+                await send_missed_emails(rt, user_id)
+        except Exception:
+            log.exception("missed-message emails failed")
+        await asyncio.sleep(interval_secs)
+
+
+async def send_missed_emails(rt: Runtime, user_id: int) -> int:
+    """Email the user's still-unread queued messages (one email per conversation); forget
+    the queue. Return how many emails were sent."""
+    async with rt.db.read() as conn:
+        user = await store.users.get_user_by_id(conn, user_id)
+        pending = await queue_store.pending_for(conn, user_id)
+        ids = [message_id for message_id, _, _ in pending]
+        flags = await flag_store.user_flags(conn, user_id, ids)
+        messages = await message_store.list_messages(conn, ids)
+        unread = [m for m in messages if m.id in flags and not flags[m.id] & fl.READ]
+        texts = await _emails(conn, user, unread, pending[0][2] if pending else "") if user else []
+    sent = 0
+    if user is not None and user.is_active:
+        for subject, body in texts:
+            sent += await send_email(
+                rt.settings, to=user.delivery_email, subject=subject, body=body
+            )
+    async with rt.db.write() as tx:
+        await queue_store.forget(tx, user_id, ids)
+    return sent
+
+
+async def _emails(
+    conn: Conn, user: UserRow, unread: list[MessageRow], realm_url: str
+) -> list[tuple[str, str]]:
+    """(subject, body) per conversation of the unread messages."""
+    conversations: dict[tuple[int, str], list[MessageRow]] = defaultdict(list)
+    for message in unread:
+        conversations[(message.recipient_id, message.topic.lower())].append(message)
+    realm = await store.realm.get_realm(conn)
+    assert realm is not None
+    show = user_settings.load(user.settings_json).message_content_in_email_notifications
+    emails = []
+    for messages in conversations.values():
+        subject, link = await _conversation(conn, user, messages[-1], realm_url)
+        lines = [f"{realm.name}: you have new messages in {subject}.", ""]
+        for message in messages:
+            sender = await store.users.get_user_by_id(conn, message.sender_id)
+            when = datetime.fromtimestamp(message.date_sent, UTC).strftime("%Y-%m-%d %H:%M UTC")
+            name = sender.full_name if sender else "Someone"
+            lines.append(f"{name} ({when}):")
+            lines.append(f"  {message.content}" if show else f"  {NO_CONTENT}")
+        lines += ["", f"Reply in {realm.name}: {link}",
+                  f"Change which emails you get: {realm_url}/#settings/notifications"]  # fmt: skip
+        emails.append((subject, "\n".join(lines) + "\n"))
+    return emails
+
+
+async def _conversation(
+    conn: Conn, user: UserRow, last: MessageRow, realm_url: str
+) -> tuple[str, str]:
+    """(subject, link) of the conversation a message belongs to, named as Zulip names it."""
+    if last.stream_id is not None:
+        stream = await store.streams.get_stream_by_id(conn, last.stream_id)
+        name = stream.name if stream else "?"
+        link = message_link(realm_url, last.id, last.stream_id, name, last.topic, [])
+        return f"#{name} > {last.topic}", link
+    participants = (await message_store.dm_participants(conn, [last.recipient_id]))[
+        last.recipient_id
+    ]
+    others = [
+        u for u in await store.users.list_users(conn, user_ids=participants) if u.id != user.id
+    ]
+    names = ", ".join(u.full_name for u in others) or user.full_name
+    link = message_link(realm_url, last.id, None, None, "", participants)
+    kind = "DMs" if len(participants) <= 2 else "Group DMs"
+    return f"{kind} with {names}", link

@@ -1,0 +1,97 @@
+"""Missed-message emails: unread direct messages, mentions and alert words reach people with
+no client connected, after their batching period, once."""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Callable
+from email.message import Message
+
+from tests.support.api import Api, assert_success
+from tests.support.channels import Queue, stream_id, subscribe
+from tests.support.server import ServerProcess
+from tests.support.smtp import SmtpRecorder
+
+
+def _person(server: ServerProcess, owner: Api, name: str) -> Api:
+    email = f"{name.lower()}@example.com"
+    created = owner.ok("POST", "/users", email=email, password="pw-" + name * 3, full_name=name)
+    key = assert_success(
+        Api(server.url).post("/fetch_api_key", username=email, password="pw-" + name * 3)
+    )["api_key"]
+    person = Api(server.url, email, key)
+    person.user_id = created["user_id"]  # type: ignore[attr-defined]
+    person.ok("PATCH", "/settings", email_notifications_batching_period_seconds=1)
+    return person
+
+
+def _wait(smtp: SmtpRecorder, count: int, timeout: float = 15) -> list[Message]:
+    deadline = time.monotonic() + timeout
+    while len(smtp.messages) < count and time.monotonic() < deadline:
+        time.sleep(0.1)
+    return list(smtp.messages)
+
+
+def _text(mail: Message) -> str:
+    return mail.get_payload(decode=True).decode()  # type: ignore[union-attr]
+
+
+def test_missed_messages_are_emailed(start_server: Callable[..., ServerProcess]) -> None:
+    with SmtpRecorder() as smtp:
+        server = start_server(
+            {"TEAMCHAT_SMTP_HOST": "127.0.0.1", "TEAMCHAT_SMTP_PORT": str(smtp.port)}
+        )
+        owner = Api(server.url, server.owner_email, server.owner_key)
+        alice, bob, carol = (_person(server, owner, n) for n in ("Alice", "Bob", "Carol"))
+        # Bob is offline: his direct message is emailed after his batching period.
+        alice.ok(
+            "POST",
+            "/messages",
+            type="direct",
+            to=json.dumps([bob.user_id]),  # type: ignore[attr-defined]
+            content="Lunch at *noon*?",
+        )
+        [mail] = _wait(smtp, 1)
+        assert mail["To"] == "bob@example.com" and mail["Subject"] == "DMs with Alice"
+        body = _text(mail)
+        assert "Alice (" in body and "Lunch at *noon*?" in body and "/#narrow/dm/" in body
+        # Carol has a client connected: nothing is emailed to her.
+        watching = Queue(carol, event_types=["message"])
+        alice.ok("POST", "/messages", type="direct", to=json.dumps([carol.user_id]), content="hi")  # type: ignore[attr-defined]
+        # A mention in a channel, read before it is due: no email either.
+        subscribe(owner, "mail-test", principals=json.dumps([alice.user_id, bob.user_id]))  # type: ignore[attr-defined]
+        sid = stream_id(owner, "mail-test")
+        bob.ok("PATCH", "/settings", email_notifications_batching_period_seconds=3)
+        read = alice.ok(
+            "POST",
+            "/messages",
+            type="stream",
+            to=sid,
+            topic="plans",
+            content="@**Bob** are you in?",
+        )["id"]
+        bob.ok("POST", "/messages/flags", messages=json.dumps([read]), op="add", flag="read")
+        time.sleep(4)
+        assert len(smtp.messages) == 1
+        # Unread, with message content turned off: the email says so instead.
+        bob.ok(
+            "PATCH",
+            "/settings",
+            email_notifications_batching_period_seconds=1,
+            message_content_in_email_notifications="false",
+        )
+        alice.ok(
+            "POST",
+            "/messages",
+            type="stream",
+            to=sid,
+            topic="plans",
+            content="@**Bob** secret plan",
+        )
+        second = _wait(smtp, 2)[1]
+        assert second["Subject"] == "#mail-test > plans"
+        assert "secret plan" not in _text(second) and "disabled message content" in _text(second)
+        assert watching.events()
+        time.sleep(1.5)
+        assert len(smtp.messages) == 2
