@@ -61,36 +61,32 @@ def zulip_term() -> Path:
     return executable
 
 
-def zulip_run_bot() -> Path:
-    """The `zulip-run-bot` executable, installing zulip_bots into its own venv if needed."""
-    venv = CACHE / f"zulip-bots-{ZULIP_BOTS_VERSION}"
-    executable = venv / "bin" / "zulip-run-bot"
-    with _locked("zulip-bots"):
-        if not executable.exists():
+def _venv_tool(name: str, executable: str, packages: list[str]) -> Path:
+    """`executable` from a virtualenv of its own under the cache, made on first use."""
+    venv = CACHE / name
+    path = venv / "bin" / executable
+    with _locked(name.rsplit("-", 1)[0]):
+        if not path.exists():
             shutil.rmtree(venv, ignore_errors=True)
             _run([sys.executable, "-m", "venv", str(venv)])
-            _run([str(venv / "bin" / "pip"), "install", "-q", f"zulip_bots=={ZULIP_BOTS_VERSION}"])
-    return executable
+            _run([str(venv / "bin" / "pip"), "install", "-q", *packages])
+    return path
+
+
+def zulip_run_bot() -> Path:
+    """The `zulip-run-bot` executable, installing zulip_bots into its own venv if needed."""
+    return _venv_tool(
+        f"zulip-bots-{ZULIP_BOTS_VERSION}", "zulip-run-bot", [f"zulip_bots=={ZULIP_BOTS_VERSION}"]
+    )
 
 
 def zulip_botserver() -> Path:
     """The `zulip-botserver` executable (zulip_botserver and its Flask, in their own venv)."""
-    venv = CACHE / f"zulip-botserver-{ZULIP_BOTS_VERSION}"
-    executable = venv / "bin" / "zulip-botserver"
-    with _locked("zulip-botserver"):
-        if not executable.exists():
-            shutil.rmtree(venv, ignore_errors=True)
-            _run([sys.executable, "-m", "venv", str(venv)])
-            _run(
-                [
-                    str(venv / "bin" / "pip"),
-                    "install",
-                    "-q",
-                    f"zulip_botserver=={ZULIP_BOTS_VERSION}",
-                    f"zulip_bots=={ZULIP_BOTS_VERSION}",
-                ]
-            )
-    return executable
+    return _venv_tool(
+        f"zulip-botserver-{ZULIP_BOTS_VERSION}",
+        "zulip-botserver",
+        [f"zulip_botserver=={ZULIP_BOTS_VERSION}", f"zulip_bots=={ZULIP_BOTS_VERSION}"],
+    )
 
 
 def zulip_js() -> Path:

@@ -9,7 +9,11 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from teamchat.actions.messages.message_send import SendRequest, check_send_message
+from teamchat.actions.messages.message_send import (
+    SendRequest,
+    check_send_message,
+    internal_request,
+)
 from teamchat.actions.org.system_bots import NOTIFICATION_BOT, ensure_system_bot
 from teamchat.lib import realm_settings
 from teamchat.records import StreamRow, UserRow
@@ -20,7 +24,6 @@ from teamchat.store import streams as stream_store
 # zulip-compat: no "you were subscribed" messages when subscribing more people than this.
 MAX_BULK_NEW_SUBSCRIPTION_MESSAGES = 100
 NEW_CHANNELS_TOPIC = "new channels"
-NOTIFICATION_CLIENT = "Internal"
 
 
 def you_were_subscribed_message(actor: UserRow, stream_names: Sequence[str]) -> str:
@@ -64,7 +67,7 @@ async def send_subscription_messages(
         for user, names in by_user.values():
             if user.id != actor.id and not user.is_bot and names:
                 content = you_were_subscribed_message(actor, names)
-                messages.append(_request("private", [user.id], None, content, realm_url))
+                messages.append(internal_request("private", [user.id], None, content, realm_url))
     if announce and created:
         async with rt.db.read() as conn:
             realm = await realm_store.get_realm(conn)
@@ -73,23 +76,10 @@ async def send_subscription_messages(
             target = await stream_store.get_stream_by_id(conn, target_id)
         if target is not None and not target.is_archived:
             content = new_channels_message(actor, created)
-            messages.append(_request("stream", target.id, NEW_CHANNELS_TOPIC, content, realm_url))
+            messages.append(
+                internal_request("stream", target.id, NEW_CHANNELS_TOPIC, content, realm_url)
+            )
     if messages:
         bot = await ensure_system_bot(rt, NOTIFICATION_BOT)
         for request in messages:
             await check_send_message(rt, bot, request)
-
-
-def _request(
-    kind: str, to: int | list[int], topic: str | None, content: str, realm_url: str
-) -> SendRequest:
-    return SendRequest(
-        recipient_type=kind,
-        to=to,
-        topic=topic,
-        content=content,
-        client=NOTIFICATION_CLIENT,
-        realm_url=realm_url,
-        read_by_sender=True,
-        internal=True,
-    )

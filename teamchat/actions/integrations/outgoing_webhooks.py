@@ -21,7 +21,11 @@ from collections.abc import Sequence
 import msgspec
 
 from teamchat.actions.messages.message_deliver import Delivered, send_hook
-from teamchat.actions.messages.message_send import SendRequest, check_send_message
+from teamchat.actions.messages.message_send import (
+    SendRequest,
+    check_send_message,
+    internal_request,
+)
 from teamchat.actions.messages.notice_text import mention, message_link
 from teamchat.actions.org.system_bots import NOTIFICATION_BOT, ensure_system_bot
 from teamchat.errors import ZulipError
@@ -228,10 +232,7 @@ async def _notify_owner(rt: Runtime, d: Delivery, notice: str, reply: bytes = b"
         shown = reply[:2000].decode("utf-8", "replace")
         content += f"\nThe response contains the following payload:\n```\n{shown!r}\n```"
     bot = await ensure_system_bot(rt, NOTIFICATION_BOT)
-    request = SendRequest(
-        recipient_type="private", to=[owner.id], topic=None, content=content, client="Internal",
-        realm_url=d.realm_url, read_by_sender=True, internal=True,
-    )  # fmt: skip
+    request = internal_request("private", [owner.id], None, content, d.realm_url)
     try:
         await check_send_message(rt, bot, request)
     except ZulipError as error:

@@ -69,6 +69,19 @@ class SendRequest(msgspec.Struct, kw_only=True):
     widget_content: str | None = None
 
 
+INTERNAL_CLIENT = "Internal"
+
+
+def internal_request(
+    kind: str, to: str | int | list[int], topic: str | None, content: str, realm_url: str
+) -> SendRequest:
+    """A system bot's message (Zulip's internal_send_*): read by its sender, to any channel."""
+    return SendRequest(
+        recipient_type=kind, to=to, topic=topic, content=content, client=INTERNAL_CLIENT,
+        realm_url=realm_url, read_by_sender=True, internal=True,
+    )  # fmt: skip
+
+
 async def check_send_message(
     rt: Runtime, sender: UserRow, request: SendRequest
 ) -> message_deliver.SentMessage:

@@ -9,7 +9,7 @@ in it; any other move leaves breadcrumbs: in the new location by default
 from __future__ import annotations
 
 from teamchat.actions.channels import channel_access as access
-from teamchat.actions.messages.message_send import SendRequest, check_send_message
+from teamchat.actions.messages.message_send import check_send_message, internal_request
 from teamchat.actions.org.system_bots import NOTIFICATION_BOT, ensure_system_bot
 from teamchat.records import MessageRow, StreamRow, UserRow
 from teamchat.render.context import StreamTarget
@@ -102,14 +102,5 @@ async def send_move_notifications(
         return
     bot = await ensure_system_bot(rt, NOTIFICATION_BOT)
     for stream, topic, content in sends:
-        request = SendRequest(
-            recipient_type="stream",
-            to=stream.id,
-            topic=topic,
-            content=content,
-            client="Internal",
-            realm_url=realm_url,
-            read_by_sender=True,
-            internal=True,
-        )
+        request = internal_request("stream", stream.id, topic, content, realm_url)
         await check_send_message(rt, bot, request)

@@ -8,7 +8,7 @@ who reported whom and when, the reason and explanation, and the message behind a
 from __future__ import annotations
 
 from teamchat.actions.messages.message_common import access_message
-from teamchat.actions.messages.message_send import SendRequest, check_send_message
+from teamchat.actions.messages.message_send import check_send_message, internal_request
 from teamchat.actions.messages.notice_text import (
     global_time,
     mention,
@@ -106,14 +106,5 @@ async def check_report_message(
     if channel.topics_policy == "empty_topic_only":
         topic = ""
     bot = await ensure_system_bot(rt, NOTIFICATION_BOT)
-    request = SendRequest(
-        recipient_type="stream",
-        to=channel.id,
-        topic=topic,
-        content=content,
-        client="Internal",
-        realm_url=realm_url,
-        read_by_sender=True,
-        internal=True,
-    )
+    request = internal_request("stream", channel.id, topic, content, realm_url)
     await check_send_message(rt, bot, request)

@@ -12,10 +12,10 @@ import msgspec
 
 from teamchat.actions.channels.default_streams import check_add_default_stream
 from teamchat.actions.channels.streams import ChannelRequest, CreateOptions, check_add_subscriptions
-from teamchat.actions.messages.message_send import SendRequest, check_send_message
+from teamchat.actions.messages.message_send import check_send_message, internal_request
 from teamchat.actions.org.realm_settings import check_update_realm
 from teamchat.actions.org.system_bots import WELCOME_BOT, ensure_system_bot
-from teamchat.actions.org.welcome import WELCOME_CLIENT, send_welcome_messages
+from teamchat.actions.org.welcome import send_welcome_messages
 from teamchat.records import UserRow
 from teamchat.runtime import Runtime
 from teamchat.store import streams as stream_store
@@ -93,14 +93,6 @@ async def do_setup_new_realm(
     step("sending the Welcome Bot's first messages")
     bot = await ensure_system_bot(rt, WELCOME_BOT)
     for message in STARTER_MESSAGES:
-        send = SendRequest(
-            recipient_type="stream",
-            to=message.stream,
-            topic=message.topic,
-            content=message.content,
-            client=WELCOME_CLIENT,
-            realm_url=realm_url,
-            internal=True,
-        )
+        send = internal_request("stream", message.stream, message.topic, message.content, realm_url)
         await check_send_message(rt, bot, send)
     await send_welcome_messages(rt, owner, None, realm_url=realm_url)

@@ -5,7 +5,11 @@ Notification Bot's note to a referrer who asked to hear when the invitation was 
 
 from __future__ import annotations
 
-from teamchat.actions.messages.message_send import SendRequest, check_send_message
+from teamchat.actions.messages.message_send import (
+    SendRequest,
+    check_send_message,
+    internal_request,
+)
 from teamchat.actions.org.permissions import require_realm_admin
 from teamchat.actions.org.system_bots import NOTIFICATION_BOT, WELCOME_BOT, ensure_system_bot
 from teamchat.lib import realm_settings
@@ -14,8 +18,6 @@ from teamchat.lib.text import check_text
 from teamchat.records import UserRow
 from teamchat.runtime import Runtime
 from teamchat.store import realm as realm_store
-
-WELCOME_CLIENT = "Internal"
 
 
 def welcome_text(realm_name: str) -> str:
@@ -34,15 +36,7 @@ async def _send_dm(rt: Runtime, bot: UserRow, to: UserRow, content: str, realm_u
 
 
 def _dm_request(to: UserRow, content: str, realm_url: str) -> SendRequest:
-    return SendRequest(
-        recipient_type="private",
-        to=[to.id],
-        topic=None,
-        content=content,
-        client=WELCOME_CLIENT,
-        realm_url=realm_url,
-        read_by_sender=True,
-    )
+    return internal_request("private", [to.id], None, content, realm_url)
 
 
 async def notify_referrer(rt: Runtime, referrer: UserRow, user: UserRow, *, realm_url: str) -> None:

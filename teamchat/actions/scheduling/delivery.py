@@ -17,7 +17,7 @@ import msgspec
 
 from teamchat.actions.messages.message_common import access_message
 from teamchat.actions.messages.message_deliver import do_send_message
-from teamchat.actions.messages.message_send import SendRequest, check_message
+from teamchat.actions.messages.message_send import SendRequest, check_message, internal_request
 from teamchat.actions.messages.notice_text import global_time
 from teamchat.actions.org.system_bots import NOTIFICATION_BOT, ensure_system_bot
 from teamchat.actions.scheduling import reminders
@@ -126,10 +126,7 @@ async def _send_reminder(rt: Runtime, user: UserRow, row: ScheduledMessageRow) -
 
 
 def _bot_dm(user: UserRow, content: str, realm_url: str) -> SendRequest:
-    return SendRequest(
-        recipient_type="private", to=[user.id], topic=None, content=content, client="Internal",
-        realm_url=realm_url, read_by_sender=True, internal=True,
-    )  # fmt: skip
+    return internal_request("private", [user.id], None, content, realm_url)
 
 
 async def _mark_failed(
