@@ -9,8 +9,7 @@ from litestar import Request
 from teamchat.actions.channels import channel_create, streams
 from teamchat.http.params import Params, as_bool, as_int_list, as_str, at_most
 from teamchat.http.routing import post
-from teamchat.http.subscriptions import parse_create_options
-from teamchat.http.urls import realm_url
+from teamchat.http.subscriptions import parse_create_options, parse_notify
 from teamchat.lib import limits
 from teamchat.lib.api_types import JsonDict
 from teamchat.records import UserRow
@@ -26,13 +25,7 @@ async def create_channel(
         description=params.optional("description", as_str, None),
     )
     subscribers = params.required("subscribers", at_most(limits.MAX_USERS_PER_REQUEST, as_int_list))
-    notify = streams.Notify(
-        announce=params.optional("announce", as_bool, False),
-        send_new_subscription_messages=params.optional(
-            "send_new_subscription_messages", as_bool, True
-        ),
-        realm_url=realm_url(request, rt),
-    )
+    notify = parse_notify(params, request, rt)
     channel_id = await channel_create.check_create_channel(
         rt,
         user,

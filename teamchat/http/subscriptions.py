@@ -122,6 +122,17 @@ def parse_create_options(params: Params) -> streams.CreateOptions:
     )
 
 
+def parse_notify(params: Params, request: Request[Any, Any, Any], rt: Runtime) -> streams.Notify:
+    """Which Notification Bot messages a request creating channels or subscriptions wants."""
+    return streams.Notify(
+        announce=params.optional("announce", as_bool, False),
+        send_new_subscription_messages=params.optional(
+            "send_new_subscription_messages", as_bool, True
+        ),
+        realm_url=realm_url(request, rt),
+    )
+
+
 @post("/users/me/subscriptions")
 async def subscribe(
     request: Request[Any, Any, Any], params: Params, user: UserRow, rt: Runtime
@@ -130,13 +141,7 @@ async def subscribe(
     options = parse_create_options(params)
     principals = params.optional("principals", as_principals, None)
     fatal = params.optional("authorization_errors_fatal", as_bool, True)
-    notify = streams.Notify(
-        announce=params.optional("announce", as_bool, False),
-        send_new_subscription_messages=params.optional(
-            "send_new_subscription_messages", as_bool, True
-        ),
-        realm_url=realm_url(request, rt),
-    )
+    notify = parse_notify(params, request, rt)
     result = await streams.check_add_subscriptions(
         rt,
         user,
