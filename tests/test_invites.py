@@ -344,9 +344,13 @@ def test_email_invitation_sends_mail_and_joins_once(
             assert owner.ok("GET", "/invites")["invites"] == []
             # notify_referrer_on_join (default true): the Notification Bot tells the owner.
             notes = owner.ok(
-                "GET", "/messages", anchor="newest", num_before=5, num_after=0,
+                "GET",
+                "/messages",
+                anchor="newest",
+                num_before=5,
+                num_after=0,
                 narrow=[["is", "dm"]],
-            )["messages"]  # fmt: skip
+            )["messages"]
             # A fresh organization's owner also has the Welcome Bot's greeting.
             notes = [m for m in notes if m["sender_full_name"] != "Welcome Bot"]
             assert [m["sender_full_name"] for m in notes] == ["Notification Bot"]
@@ -465,3 +469,38 @@ def test_custom_welcome_text(server: ServerProcess, admin: Api) -> None:
     assert len(seen["custom"]) == 2 and "<strong>handbook</strong>" in seen["custom"][1]
     assert len(seen["none"]) == 1
     assert len(seen["org"]) == 2 and "Organization hello" in seen["org"][1]
+
+
+def test_edit_a_reusable_link(
+    server: ServerProcess, admin: Api, owner: Api, make_user: Callable[..., Api]
+) -> None:
+    link = admin.ok("POST", "/invites/multiuse")["invite_link"]
+    link_id = invite_id(admin, link)
+    owner.ok("POST", "/users/me/subscriptions", subscriptions='[{"name": "edited-invites"}]')
+    channel = owner.ok("GET", "/get_stream_id", stream="edited-invites")["stream_id"]
+    watcher = Watcher(owner, ["invites_changed"])
+    admin.ok("PATCH", f"/invites/multiuse/{link_id}", invite_as=300, stream_ids=f"[{channel}]")
+    assert [e["type"] for e in watcher.events()] == ["invites_changed"]
+    entry = next(i for i in admin.ok("GET", "/invites")["invites"] if i["id"] == link_id)
+    assert entry["invited_as"] == 300
+    email = "edited-link@example.com"
+    response = join(server, link, email=email, full_name="Edited Joiner", password="a-good-pass")
+    api_key = re.search(r'<code id="api_key">([^<]+)</code>', response.text)
+    assert api_key, response.text
+    with Api(server.url, email, api_key.group(1)) as joined:
+        assert joined.ok("GET", "/users/me")["role"] == 300
+        names = {s["name"] for s in joined.ok("GET", "/users/me/subscriptions")["subscriptions"]}
+        assert "edited-invites" in names
+    path = f"/invites/multiuse/{link_id}"
+    assert_error(admin.patch(path), "Nothing to change")
+    assert_error(
+        admin.patch(path, stream_ids="[999999]"), "Invalid channel ID 999999. No invites were sent."
+    )
+    assert_error(
+        admin.patch(path, invite_as=100), "Must be an organization owner", "UNAUTHORIZED_PRINCIPAL"
+    )
+    member = make_user("Link Editor Member")
+    assert_error(member.patch(path, invite_as=400), "Must be an organization administrator")
+    assert_error(admin.patch("/invites/multiuse/999999", invite_as=400), "No such invitation")
+    entry = next(i for i in admin.ok("GET", "/invites")["invites"] if i["id"] == link_id)
+    assert entry["invited_as"] == 300

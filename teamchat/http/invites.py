@@ -9,7 +9,7 @@ from litestar import Request
 from teamchat.actions.org import invites, invites_email
 from teamchat.actions.org.invites import InviteOptions
 from teamchat.http.params import Params, as_bool, as_int, as_int_list, as_str
-from teamchat.http.routing import delete, get, post
+from teamchat.http.routing import delete, get, patch, post
 from teamchat.http.urls import realm_url
 from teamchat.lib.api_types import JsonDict
 from teamchat.records import UserRow
@@ -94,4 +94,20 @@ async def resend_user_invite(
     request: Request[Any, Any, Any], invite_id: int, params: Params, user: UserRow, rt: Runtime
 ) -> JsonDict:
     await invites_email.do_resend_user_invite(rt, user, invite_id, realm_url=realm_url(request, rt))
+    return params.success()
+
+
+@patch("/invites/multiuse/{invite_id:int}")
+async def edit_multiuse_invite(
+    invite_id: int, params: Params, user: UserRow, rt: Runtime
+) -> JsonDict:
+    edit = invites.InviteEdit(
+        invite_as=params.optional("invite_as", as_int, None),
+        stream_ids=params.optional("stream_ids", as_int_list, None),
+        group_ids=params.optional("group_ids", as_int_list, None),
+        include_realm_default_subscriptions=params.optional(
+            "include_realm_default_subscriptions", as_bool, None
+        ),
+    )
+    await invites_email.do_edit_multiuse_invite(rt, user, invite_id, edit)
     return params.success()

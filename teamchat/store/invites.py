@@ -94,6 +94,21 @@ async def insert(
     )
 
 
+async def update_grants(tx: Tx, invitation: InvitationRow) -> None:
+    """Store what a reusable link grants: role, channels, groups, default channels."""
+    await tx.execute(
+        "UPDATE invitation SET invited_as = ?, stream_ids_json = ?, group_ids_json = ?,"
+        " include_realm_default_subscriptions = ? WHERE id = ?",
+        (
+            invitation.invited_as,
+            msgspec.json.encode(invitation.stream_ids).decode(),
+            msgspec.json.encode(invitation.group_ids).decode(),
+            int(invitation.include_realm_default_subscriptions),
+            invitation.id,
+        ),
+    )
+
+
 async def set_status(tx: Tx, invite_id: int, status: int) -> None:
     """Mark an invitation active, used or revoked."""
     await tx.execute("UPDATE invitation SET status = ? WHERE id = ?", (status, invite_id))

@@ -10,6 +10,8 @@ import secrets
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+import msgspec
+
 from teamchat import store
 from teamchat.actions.channels.channel_access import access_stream_by_id
 from teamchat.actions.channels.subscriptions import may_add_subscribers
@@ -118,6 +120,33 @@ class InviteOptions:
     include_realm_default_subscriptions: bool = False
     welcome_message_custom_text: str | None = None
     notify_referrer_on_join: bool = True
+
+
+@dataclass(frozen=True)
+class InviteEdit:
+    """PATCH /invites/multiuse/{id}: what changes (None: unchanged)."""
+
+    invite_as: int | None = None
+    stream_ids: Sequence[int] | None = None
+    group_ids: Sequence[int] | None = None
+    include_realm_default_subscriptions: bool | None = None
+
+    def is_empty(self) -> bool:
+        values = (self.invite_as, self.stream_ids, self.group_ids)
+        return all(v is None for v in values) and self.include_realm_default_subscriptions is None
+
+    def applied_to(self, invitation: InvitationRow) -> InvitationRow:
+        return msgspec.structs.replace(
+            invitation,
+            invited_as=invitation.invited_as if self.invite_as is None else self.invite_as,
+            stream_ids=invitation.stream_ids if self.stream_ids is None else list(self.stream_ids),
+            group_ids=invitation.group_ids if self.group_ids is None else list(self.group_ids),
+            include_realm_default_subscriptions=(
+                invitation.include_realm_default_subscriptions
+                if self.include_realm_default_subscriptions is None
+                else self.include_realm_default_subscriptions
+            ),
+        )
 
 
 async def check_options(

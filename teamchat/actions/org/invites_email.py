@@ -177,6 +177,29 @@ async def do_revoke_multiuse_invite(rt: Runtime, user: UserRow, invite_id: int) 
         await invites.notify_invites_changed(rt, tx, invitation.referred_by)
 
 
+async def do_edit_multiuse_invite(
+    rt: Runtime, user: UserRow, invite_id: int, edit: invites.InviteEdit
+) -> None:
+    """PATCH /invites/multiuse/{id}: change the role, channels and groups a live link grants,
+    checked as when creating one; invites_changed to who manages it."""
+    require_member_or_admin(user)
+    if edit.is_empty():
+        raise ZulipError("Nothing to change")
+    async with rt.db.write() as tx:
+        invitation = await _access_invitation(tx, user, invite_id, multiuse=True)
+        if invites.is_expired(invitation, rt.now()):
+            raise ZulipError("The invitation has expired.")
+        changed = edit.applied_to(invitation)
+        options = invites.InviteOptions(
+            invite_as=changed.invited_as, expires_in_minutes=None,
+            stream_ids=changed.stream_ids, group_ids=changed.group_ids,
+            include_realm_default_subscriptions=changed.include_realm_default_subscriptions,
+        )  # fmt: skip
+        await invites.check_options(rt, tx, user, options)
+        await invite_store.update_grants(tx, changed)
+        await invites.notify_invites_changed(rt, tx, invitation.referred_by)
+
+
 async def do_resend_user_invite(
     rt: Runtime, user: UserRow, invite_id: int, *, realm_url: str
 ) -> None:
