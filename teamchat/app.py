@@ -20,6 +20,7 @@ from litestar.types import ASGIApp, Message, Receive, Scope, Send
 
 from teamchat import http
 from teamchat.actions.integrations import (  # noqa: F401 (their send hooks)
+    embedded_bots,
     outgoing_webhooks,
     url_previews,
 )

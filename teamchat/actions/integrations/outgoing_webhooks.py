@@ -20,6 +20,7 @@ from collections.abc import Sequence
 
 import msgspec
 
+from teamchat.actions.integrations.triggers import triggered_bots
 from teamchat.actions.messages.message_deliver import Delivered, send_hook
 from teamchat.actions.messages.message_send import (
     SendRequest,
@@ -65,14 +66,11 @@ async def deliveries_for(
     participants: Sequence[int], message: JsonDict, *, realm_host: str, realm_url: str,
 ) -> list[Delivery]:  # fmt: skip
     """The requests a just-sent message triggers (none when a bot sent it)."""
-    if sender.is_bot:
-        return []
-    candidates = sorted(set(mentioned) if stream is not None else set(participants))
-    trigger = "mention" if stream is not None else "direct_message"
+    called = await triggered_bots(
+        conn, sender, stream, mentioned, participants, BotType.OUTGOING_WEBHOOK
+    )
     deliveries = []
-    for user in await user_store.list_users(conn, user_ids=candidates):
-        if not (user.is_bot and user.is_active and user.bot_type == BotType.OUTGOING_WEBHOOK):
-            continue
+    for user, trigger in called:
         for service in await bots_store.list_services(conn, user.id):
             delivery = Delivery(
                 bot=user, base_url=service.base_url, token=service.token,

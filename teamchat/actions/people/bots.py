@@ -2,7 +2,7 @@
 
 A bot is a user with `bot_type` and an owner. Its owner and the administrators hear about
 it through `realm_bot` events; everyone who can access it gets `realm_user` events.
-Embedded bots are stored with their service name and configuration but never run here.
+Embedded bots run in `teamchat.actions.integrations.embedded_bots`.
 """
 
 from __future__ import annotations
