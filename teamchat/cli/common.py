@@ -32,6 +32,8 @@ class CliState:
     """What the global options decided, shared by every command."""
 
     db_path: Path = Path("teamchat.db")
+    # Whether --db or TEAMCHAT_DB named it (the sandbox then keeps it instead of a temporary one).
+    db_given: bool = False
 
 
 STATE = CliState()
