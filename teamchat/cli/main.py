@@ -23,7 +23,6 @@ from teamchat.cli import (  # noqa: F401  (they add their commands to `admin`)
 from teamchat.cli import backup as backup_commands
 from teamchat.cli import sandbox as sandbox_commands
 from teamchat.cli.admin import admin
-from teamchat.cli.server import run_server, site_url
 from teamchat.cli.common import (
     STATE,
     check_db_path,
@@ -34,6 +33,7 @@ from teamchat.cli.common import (
     write_private_file,
     zuliprc_text,
 )
+from teamchat.cli.server import run_server, site_url
 from teamchat.config import DEFAULT_DB_PATH, Settings
 from teamchat.lib import logsafe, wire
 from teamchat.lib.passwords import random_password
@@ -131,7 +131,8 @@ def serve(
     ] = None,
     backup_keep: Annotated[int | None, typer.Option(help="Automatic backups to keep")] = None,
     dev: Annotated[
-        bool, typer.Option("--dev", help="Run `teamchat sandbox` instead (INSECURE, for developers)")
+        bool,
+        typer.Option("--dev", help="Run `teamchat sandbox` instead (INSECURE, for developers)"),
     ] = False,
 ) -> None:
     """Run the server (bootstrapping an organization on an empty database)."""

@@ -102,6 +102,7 @@ def _serve_sandbox(settings: Settings, folder: Path) -> None:
     try:
         console.print(f"teamchat sandbox: database {settings.db_path.resolve()}", soft_wrap=True)
         started = time.monotonic()
+        make_private_folder(folder)
         accounts, seeded = _run(_prepare(settings))
         written = write_zuliprcs(folder, accounts, site_url(settings))
         print_accounts(accounts)
@@ -166,12 +167,16 @@ def zuliprc_name(email: str) -> str:
     return re.sub(r"[^a-z0-9_.-]", "_", local) + ".zuliprc"
 
 
-def write_zuliprcs(folder: Path, accounts: list[SandboxAccount], site: str) -> Path:
-    """One zuliprc per account in `folder` (made readable by its owner only), mode 0600."""
+def make_private_folder(folder: Path) -> None:
+    """Create `folder` (readable by its owner only) unless it exists; one line of error."""
     try:
         folder.mkdir(mode=0o700, parents=True, exist_ok=True)
     except OSError as exc:
         raise fail(f"cannot create {folder}: {exc.strerror}") from None
+
+
+def write_zuliprcs(folder: Path, accounts: list[SandboxAccount], site: str) -> Path:
+    """One zuliprc per account in `folder`, each mode 0600."""
     for account in accounts:
         text = zuliprc_text(account.email, account.api_key, site)
         write_private_file(folder / zuliprc_name(account.email), text)

@@ -165,7 +165,9 @@ async def _send_messages(
         clock.now += fx.MESSAGE_SPACING_SECS
         sender = users[emails[0]]
         recipients = [users[email].id for email in emails[1:]]
-        await check_send_message(rt, sender, _request("private", recipients, None, content, realm_url))
+        await check_send_message(
+            rt, sender, _request("private", recipients, None, content, realm_url)
+        )
 
 
 def _request(
