@@ -234,6 +234,8 @@ def test_sandbox_zuliprc_dir_that_is_a_file_is_one_line_of_error(tmp_path: Path)
 def test_named_sandbox_reopens_with_the_same_credentials(tmp_path: Path) -> None:
     first = start_sandbox(tmp_path, "--db", str(tmp_path / "keep.db"), "sandbox")
     key = credentials(first, "hamlet@zulip.com")
+    with as_user(first, "desdemona@zulip.com") as owner:  # renaming keeps it a sandbox
+        owner.ok("PATCH", "/realm", name="Renamed Dev")
     first.stop()
     started = time.monotonic()
     again = ServerProcess(tmp_path, command=["--db", str(tmp_path / "keep.db"), "sandbox"])
