@@ -17,6 +17,7 @@ from collections.abc import Coroutine
 from pathlib import Path
 from typing import Annotated, Any, TypeVar
 
+import msgspec
 import typer
 from rich.console import Console
 from rich.table import Table
@@ -130,35 +131,53 @@ def _run(work: Coroutine[Any, Any, T]) -> T:
     except NotOurDatabaseError as exc:
         raise fail(str(exc)) from None
     except sqlite3.Error as exc:
-        raise fail(f"cannot use database {STATE.db_path}: {exc}") from None
+        raise fail(f"cannot use the sandbox database: {exc}") from None
 
 
 async def _prepare(settings: Settings) -> tuple[list[SandboxAccount], bool]:
-    """Seed an empty database (events go nowhere: nobody is connected yet); refuse one that
-    holds another organization. Return the accounts and whether it was seeded now."""
+    """Seed a new database, or reopen a sandbox database; refuse one that holds another
+    organization. Return the accounts and whether the database was seeded now."""
+    seeded = not settings.db_path.exists()
+    if seeded:
+        # Seeded under another name and renamed when complete: an interrupted seeding
+        # never leaves a half-made sandbox to be reopened later.
+        staging = settings.db_path.with_name(settings.db_path.name + ".seeding")
+        for leftover in (staging, *(Path(f"{staging}{end}") for end in ("-wal", "-shm"))):
+            leftover.unlink(missing_ok=True)
+        await _seed(msgspec.structs.replace(settings, db_path=staging))
+        staging.replace(settings.db_path)
+    rt = await Runtime.open(settings, broker=NullBroker())
+    try:
+        async with rt.db.read() as conn:
+            realm = await realm_store.get_realm(conn)
+        if realm is None or not sandbox_actions.is_sandbox(realm):
+            raise ZulipError(
+                f"{settings.db_path} is not a sandbox database; "
+                "the sandbox serves only databases it created"
+            )
+        return await sandbox_actions.sandbox_accounts(rt), seeded
+    finally:
+        await rt.close()
+
+
+async def _seed(settings: Settings) -> None:
+    """Seed an empty database; its events go nowhere (nobody is connected yet)."""
     start = time.time() - (fx.MESSAGE_COUNT + len(fx.DIRECT_MESSAGES) + 1) * fx.MESSAGE_SPACING_SECS
     clock = SeedClock(start)
     rt = await Runtime.open(settings, broker=NullBroker(), clock=clock)
     try:
-        async with rt.db.read() as conn:
-            realm = await realm_store.get_realm(conn)
-        if realm is not None and not sandbox_actions.is_sandbox(realm):
-            raise ZulipError(
-                f"{settings.db_path} holds an organization that is not a sandbox; "
-                "the sandbox serves only databases it created"
+        with console.status("Seeding the sandbox", spinner="dots") as status:
+            await sandbox_actions.seed_sandbox(
+                rt,
+                clock,
+                realm_url=site_url(settings),
+                progress=lambda text: status.update(f"Seeding the sandbox: {text}"),
             )
-        seeded = realm is None
-        if seeded:
-            with console.status("Seeding the sandbox", spinner="dots") as status:
-                await sandbox_actions.seed_sandbox(
-                    rt,
-                    clock,
-                    realm_url=site_url(settings),
-                    progress=lambda text: status.update(f"Seeding the sandbox: {text}"),
-                )
-        return await sandbox_actions.sandbox_accounts(rt), seeded
     finally:
         await rt.close()
+    wal = Path(f"{settings.db_path}-wal")
+    if wal.exists() and wal.stat().st_size:  # closing the last connection checkpoints it
+        raise ZulipError(f"could not complete {settings.db_path}: its journal was not merged")
 
 
 def zuliprc_name(email: str) -> str:
