@@ -38,6 +38,8 @@ ROLES = {
 }
 BOTS = {"error-bot@zulip.com", "default-bot@zulip.com", "webhook-bot@zulip.com"}
 CHANNELS = {"Verona", "Denmark", "Scotland", "Venice", "Rome", "core team"}
+# Topics the tests post to (not part of what the sandbox seeds).
+TEST_TOPICS = {"sandbox test", "events"}
 
 
 def start_sandbox(directory: Path, *command: str) -> ServerProcess:
@@ -105,7 +107,14 @@ def test_sandbox_channels_subscriptions_messages_and_reactions(sandbox: ServerPr
         assert subscribed["core team"]["invite_only"] is True
         streams = {s["name"]: s for s in iago.ok("GET", "/streams")["streams"]}
         assert set(streams) >= CHANNELS
-        messages = {name: channel_messages(iago, streams[name]["stream_id"]) for name in CHANNELS}
+        messages = {
+            name: [
+                m
+                for m in channel_messages(iago, streams[name]["stream_id"])
+                if m["subject"] not in TEST_TOPICS
+            ]
+            for name in CHANNELS
+        }
         assert sum(len(found) for found in messages.values()) == 300
         for name, found in messages.items():
             assert len({m["subject"] for m in found}) >= 2, name
@@ -140,6 +149,15 @@ def test_zuliprc_files_work_with_the_official_client(sandbox: ServerProcess) -> 
     assert profile["result"] == "success" and profile["email"] == "hamlet@zulip.com"
     streams = {s["name"] for s in client.get_streams()["streams"]}
     assert CHANNELS - {"core team"} <= streams
+    assert set(ROLES) | BOTS <= {m["email"] for m in client.get_members()["members"]}
+    queue = client.register(event_types=["message"])
+    iago = zulip.Client(config_file=str(rc_path(sandbox, "iago")))
+    to_verona = {"type": "stream", "to": "Verona", "topic": "events", "content": "ping"}
+    assert iago.send_message(to_verona)["result"] == "success"
+    events = client.get_events(queue_id=queue["queue_id"], last_event_id=-1, dont_block=True)
+    [event] = [e for e in events["events"] if e["type"] == "message"]
+    assert event["message"]["sender_email"] == "iago@zulip.com"
+    assert event["message"]["content"] == "ping"  # register's apply_markdown is false
     message = {"type": "stream", "to": "Denmark", "topic": "sandbox test", "content": "hi"}
     sent = client.send_message(message)
     assert sent["result"] == "success"
@@ -200,7 +218,7 @@ def test_two_sandboxes_are_identical(sandbox: ServerProcess, tmp_path: Path) -> 
                     [
                         (m["id"], m["sender_id"], m["subject"], m["content"], m["reactions"])
                         for m in channel_messages(api, streams_a[name])
-                        if m["subject"] != "sandbox test"
+                        if m["subject"] not in TEST_TOPICS
                     ]
                     for api in (a, b)
                 ]
