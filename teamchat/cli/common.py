@@ -24,8 +24,8 @@ from teamchat.store import users as user_store
 from teamchat.store.migrations import NotOurDatabaseError
 
 T = TypeVar("T")
-console = Console(highlight=False)
-err_console = Console(stderr=True, highlight=False)
+console = Console(highlight=False, soft_wrap=True)  # paths and URLs stay on one line
+err_console = Console(stderr=True, highlight=False, soft_wrap=True)
 
 
 class CliState:
