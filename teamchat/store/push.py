@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import sqlite3
+from collections.abc import Sequence
 
 from teamchat.records import ClientDeviceRow, LegacyPushTokenRow
 from teamchat.store.db import Conn, Tx
+from teamchat.store.messages import ids_sql
 
 _DEVICE_COLUMNS = (
     "id, user_id, date_created, push_key_id, push_key, token_kind, token_id,"
@@ -104,3 +106,43 @@ async def delete_legacy_tokens_by_id(tx: Tx, token_row_ids: list[int]) -> None:
     await tx.executemany(
         "DELETE FROM push_token WHERE id = ?", [(row_id,) for row_id in token_row_ids]
     )
+
+
+async def clear_push_registrations(tx: Tx, device_ids: list[int]) -> None:
+    """Forget the push key and token of devices the push service no longer reaches."""
+    await tx.executemany(
+        "UPDATE client_device SET push_key_id = NULL, push_key = NULL, token_kind = NULL,"
+        " token_id = NULL, bouncer_public_key = NULL, encrypted_push_registration = NULL"
+        " WHERE id = ?",
+        [(device_id,) for device_id in device_ids],
+    )
+
+
+async def add_active_notifications(tx: Tx, rows: Sequence[tuple[int, int, str]]) -> None:
+    """(user id, message id, realm URL): a notification about the message is showing."""
+    await tx.executemany(
+        "INSERT OR IGNORE INTO active_push_notification (user_id, message_id, realm_url)"
+        " VALUES (?, ?, ?)",
+        list(rows),
+    )
+
+
+async def pop_active_notifications(
+    tx: Tx, user_id: int, message_ids: Sequence[int]
+) -> dict[str, list[int]]:
+    """Forget the user's showing notifications about these messages; return their message
+    ids by the realm URL they named."""
+    rows = await tx.fetchall(
+        "SELECT message_id, realm_url FROM active_push_notification WHERE user_id = ?"
+        f" AND message_id IN ({ids_sql(message_ids)}) ORDER BY message_id",
+        (user_id,),
+    )
+    found: dict[str, list[int]] = {}
+    for row in rows:
+        found.setdefault(str(row[1]), []).append(int(row[0]))
+    if found:
+        await tx.executemany(
+            "DELETE FROM active_push_notification WHERE user_id = ? AND message_id = ?",
+            [(user_id, int(row[0])) for row in rows],
+        )
+    return found
