@@ -300,3 +300,51 @@ def test_test_notifications_need_a_push_service(make_user: Callable[..., Api]) -
             "Server is not configured to use push notification service.",
             "PUSH_SERVICE_NOT_CONFIGURED",
         )
+
+
+def test_channel_settings_followed_and_muted_topics(
+    stub: PushServiceStub, world: tuple[ServerProcess, Api, Api, Api, Api]
+) -> None:
+    _, owner, alice, bob, _ = world
+    _register(bob, stub, Phone("bob-token"))
+    subscribe(owner, "loud", principals=json.dumps([_uid(alice), _uid(bob)]))
+    sid = stream_id(owner, "loud")
+
+    def send(topic: str, content: str) -> int:
+        return int(
+            alice.ok("POST", "/messages", type="stream", to=sid, topic=topic, content=content)[
+                "id"
+            ]
+        )
+
+    # Channel notifications are off by default; Bob turns them on for this channel.
+    send("a", "quiet")
+    bob.ok(
+        "POST",
+        "/users/me/subscriptions/properties",
+        subscription_data=json.dumps(
+            [{"stream_id": sid, "property": "push_notifications", "value": True}]
+        ),
+    )
+    loud = send("a", "loud now")
+    assert [p["message_id"] for _, _, p in stub.payloads(1)] == [loud]
+    # A muted topic silences channel notifications and wildcard mentions, not mentions.
+    bob.ok("POST", "/user_topics", stream_id=sid, topic="b", visibility_policy=1)
+    send("b", "muted chatter")
+    send("b", "@**all** muted wildcard")
+    named = send("b", "@**Bob** still you")
+    _settle(stub, 2)
+    assert stub.payloads(2)[1][2]["message_id"] == named
+    # A followed topic notifies even with channel notifications off.
+    bob.ok(
+        "POST",
+        "/users/me/subscriptions/properties",
+        subscription_data=json.dumps(
+            [{"stream_id": sid, "property": "push_notifications", "value": False}]
+        ),
+    )
+    send("c", "not followed")
+    bob.ok("POST", "/user_topics", stream_id=sid, topic="c", visibility_policy=3)
+    followed = send("c", "followed now")
+    _settle(stub, 3)
+    assert stub.payloads(3)[2][2]["message_id"] == followed
