@@ -5,6 +5,7 @@ notifications answer with the push service's errors."""
 
 from __future__ import annotations
 
+import base64
 import json
 import time
 from collections.abc import Callable, Iterator
@@ -15,6 +16,8 @@ from tests.support.api import Api, assert_error, assert_success
 from tests.support.channels import Queue, stream_id, subscribe
 from tests.support.push_service import E2EE_NOTIFY, LEGACY_TEST, Phone, PushServiceStub
 from tests.support.server import ServerProcess, free_port
+
+ORG_ID = "6cb0d2a5-9d4e-4f3c-8e0b-5d2a1c7f9e31"
 
 
 def _person(server: ServerProcess, owner: Api, name: str) -> Api:
@@ -48,7 +51,13 @@ def stub() -> Iterator[PushServiceStub]:
 def world(
     stub: PushServiceStub, start_server: Callable[..., ServerProcess]
 ) -> tuple[ServerProcess, Api, Api, Api, Api]:
-    server = start_server({"TEAMCHAT_PUSH_SERVICE_URL": stub.url})
+    server = start_server(
+        {
+            "TEAMCHAT_PUSH_SERVICE_URL": stub.url,
+            "TEAMCHAT_PUSH_SERVICE_ORG_ID": ORG_ID,
+            "TEAMCHAT_PUSH_SERVICE_ORG_KEY": "org-key",
+        }
+    )
     owner = Api(server.url, server.owner_email, server.owner_key)
     alice, bob, carol = (_person(server, owner, n) for n in ("Alice", "Bob", "Carol"))
     return server, owner, alice, bob, carol
@@ -212,6 +221,9 @@ def test_e2ee_test_notification(
     device_id = _register(bob, stub, Phone("bob-token", key_id=31))
     body = bob.ok("POST", "/mobile_push/e2ee/test_notification", push_account_id=31, junk=1)
     assert body["ignored_parameters_unsupported"] == ["junk"]
+    # The server authenticates to the service with its organization credentials.
+    credentials = base64.b64encode(f"{ORG_ID}:org-key".encode()).decode()
+    assert stub.authorizations[-1] == f"Basic {credentials}"
     [(_, _, payload)] = stub.payloads(1)
     assert payload == {
         "type": "test",
@@ -312,9 +324,7 @@ def test_channel_settings_followed_and_muted_topics(
 
     def send(topic: str, content: str) -> int:
         return int(
-            alice.ok("POST", "/messages", type="stream", to=sid, topic=topic, content=content)[
-                "id"
-            ]
+            alice.ok("POST", "/messages", type="stream", to=sid, topic=topic, content=content)["id"]
         )
 
     # Channel notifications are off by default; Bob turns them on for this channel.

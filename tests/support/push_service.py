@@ -62,6 +62,7 @@ class PushServiceStub(ThreadingHTTPServer):
         self._private = nacl.public.PrivateKey.generate()
         self.phones: dict[str, Phone] = {}
         self.requests: list[tuple[str, dict[str, Any]]] = []
+        self.authorizations: list[str | None] = []  # each request's Authorization header
         self.delivered: list[tuple[str, int, dict[str, Any]]] = []
         self.fail_next: list[int] = []  # statuses to answer before working again
         self.gone_tokens: set[str] = set()  # tokens FCM/APNs no longer accept
@@ -96,6 +97,7 @@ class PushServiceStub(ThreadingHTTPServer):
         with self.lock:
             data = json.loads(body)
             self.requests.append((path, data))
+            self.authorizations.append(headers.get("Authorization"))
             if self.fail_next:
                 return self.fail_next.pop(0), {"result": "error", "msg": "down"}
             if path == E2EE_NOTIFY:

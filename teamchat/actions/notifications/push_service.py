@@ -108,13 +108,11 @@ def push_request(target: PushTarget, payload: JsonDict, *, removal: bool) -> Jso
     return request
 
 
-def _post(url: str, body: bytes) -> tuple[int, bytes]:
-    request = urllib.request.Request(
-        url,
-        data=body,
-        method="POST",
-        headers={"Content-Type": "application/json", "User-Agent": USER_AGENT},
-    )
+def _post(url: str, body: bytes, authorization: str | None) -> tuple[int, bytes]:
+    headers = {"Content-Type": "application/json", "User-Agent": USER_AGENT}
+    if authorization is not None:
+        headers["Authorization"] = authorization
+    request = urllib.request.Request(url, data=body, method="POST", headers=headers)
     try:
         with urllib.request.urlopen(request, timeout=TIMEOUT_SECS) as response:
             return int(response.status), response.read(MAX_RESPONSE_BYTES)
@@ -124,11 +122,16 @@ def _post(url: str, body: bytes) -> tuple[int, bytes]:
 
 async def call_service(rt: Runtime, path: str, body: JsonDict) -> JsonDict:
     """POST `body` to the push service once; its JSON answer, or the error Zulip reports."""
-    base = rt.settings.push_service_url
-    assert base is not None
+    settings = rt.settings
+    assert settings.push_service_url is not None
+    authorization = None
+    if settings.push_service_org_id and settings.push_service_org_key:
+        pair = f"{settings.push_service_org_id}:{settings.push_service_org_key}"
+        authorization = "Basic " + _b64(pair.encode())
+    url = settings.push_service_url.rstrip("/") + path
     try:
         status, reply = await asyncio.to_thread(
-            _post, base.rstrip("/") + path, json.dumps(body).encode()
+            _post, url, json.dumps(body).encode(), authorization
         )
     except (OSError, ValueError):
         raise FailedToConnectBouncerError() from None
