@@ -176,9 +176,9 @@ def test_group_dm_to_apns_survives_a_failing_service(
     _register(carol, stub, Phone("c0ffee", "apns", key_id=9))
     stub.fail_next = [503, 502]  # the first two tries fail; the third gets through
     everyone = sorted([_uid(alice), _uid(bob), _uid(carol)])
-    alice.ok(
+    group = alice.ok(
         "POST", "/messages", type="direct", to=json.dumps([_uid(bob), _uid(carol)]), content="all"
-    )
+    )["id"]
     [(token, key_id, payload)] = stub.payloads(1, timeout=15)
     assert (token, key_id) == ("c0ffee", 9)
     assert payload["recipient_user_ids"] == everyone
@@ -187,6 +187,17 @@ def test_group_dm_to_apns_survives_a_failing_service(
     request = stub.requests[-1][1]["push_requests"][0]
     assert request["http_headers"] == {"apns_priority": 10, "apns_push_type": "alert"}
     assert request["payload"]["aps"]["mutable-content"] == 1
+    # Alice deletes the message: Carol's phone drops the notification, quietly.
+    alice.ok("DELETE", f"/messages/{group}")
+    removal = stub.payloads(2)[1][2]
+    assert (removal["type"], removal["message_ids"], removal["user_id"]) == (
+        "remove",
+        [group],
+        _uid(carol),
+    )
+    request = stub.requests[-1][1]["push_requests"][0]
+    assert request["http_headers"] == {"apns_priority": 5, "apns_push_type": "background"}
+    assert request["payload"]["aps"] == {"content-available": 1}
 
 
 def test_devices_the_service_no_longer_reaches_are_forgotten(

@@ -128,21 +128,25 @@ async def add_active_notifications(tx: Tx, rows: Sequence[tuple[int, int, str]])
 
 
 async def pop_active_notifications(
-    tx: Tx, user_id: int, message_ids: Sequence[int]
-) -> dict[str, list[int]]:
-    """Forget the user's showing notifications about these messages; return their message
-    ids by the realm URL they named."""
+    tx: Tx, message_ids: Sequence[int], user_id: int | None = None
+) -> dict[tuple[int, str], list[int]]:
+    """Forget the showing notifications about these messages (only `user_id`'s when given);
+    return their message ids by (user id, the realm URL they named)."""
+    params: tuple[int, ...]
+    where, params = "", ()
+    if user_id is not None:
+        where, params = " AND user_id = ?", (user_id,)
     rows = await tx.fetchall(
-        "SELECT message_id, realm_url FROM active_push_notification WHERE user_id = ?"
-        f" AND message_id IN ({ids_sql(message_ids)}) ORDER BY message_id",
-        (user_id,),
+        "SELECT user_id, message_id, realm_url FROM active_push_notification"
+        f" WHERE message_id IN ({ids_sql(message_ids)}){where} ORDER BY user_id, message_id",
+        params,
     )
-    found: dict[str, list[int]] = {}
+    found: dict[tuple[int, str], list[int]] = {}
     for row in rows:
-        found.setdefault(str(row[1]), []).append(int(row[0]))
+        found.setdefault((int(row[0]), str(row[2])), []).append(int(row[1]))
     if found:
         await tx.executemany(
             "DELETE FROM active_push_notification WHERE user_id = ? AND message_id = ?",
-            [(user_id, int(row[0])) for row in rows],
+            [(int(row[0]), int(row[1])) for row in rows],
         )
     return found

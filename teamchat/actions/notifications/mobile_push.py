@@ -103,27 +103,33 @@ def _start(rt: Runtime, pushes: Sequence[tuple[list[PushTarget], JsonDict]]) -> 
 async def remove_notifications(rt: Runtime, tx: Tx, user: UserRow, read_ids: list[int]) -> None:
     """Inside the transaction marking `read_ids` read: after commit, send the `remove`
     payload for those of them showing on the user's devices."""
-    if not read_ids:
-        return
-    showing = await push_store.pop_active_notifications(tx, user.id, read_ids)
+    if read_ids:
+        await _remove(rt, tx, await push_store.pop_active_notifications(tx, read_ids, user.id))
+
+
+async def remove_deleted_notifications(rt: Runtime, tx: Tx, message_ids: list[int]) -> None:
+    """Inside the transaction deleting messages: after commit, remove their notifications
+    from every device showing one."""
+    await _remove(rt, tx, await push_store.pop_active_notifications(tx, message_ids))
+
+
+async def _remove(rt: Runtime, tx: Tx, showing: dict[tuple[int, str], list[int]]) -> None:
     if not showing or rt.settings.push_service_url is None:
         return
-    targets = await push_targets(tx, user.id)
     realm_name = await _realm_name(tx)
-    pushes = [
-        (
-            targets,
-            {
-                "type": "remove",
-                "realm_url": realm_url,
-                "realm_name": realm_name,
-                "user_id": user.id,
-                "message_ids": ids,
-            },
-        )
-        for realm_url, ids in showing.items()
-    ]
-    if targets:
+    pushes = []
+    for (user_id, realm_url), ids in showing.items():
+        targets = await push_targets(tx, user_id)
+        payload: JsonDict = {
+            "type": "remove",
+            "realm_url": realm_url,
+            "realm_name": realm_name,
+            "user_id": user_id,
+            "message_ids": ids,
+        }
+        if targets:
+            pushes.append((targets, payload))
+    if pushes:
         tx.after_commit(lambda: _start_removals(rt, pushes))
 
 
