@@ -9,7 +9,9 @@ import base64
 import json
 import time
 from collections.abc import Callable, Iterator
+from typing import Any
 
+import msgspec
 import pytest
 
 from tests.support.api import Api, assert_error, assert_success
@@ -18,6 +20,49 @@ from tests.support.push_service import E2EE_NOTIFY, LEGACY_TEST, Phone, PushServ
 from tests.support.server import ServerProcess, free_port
 
 ORG_ID = "6cb0d2a5-9d4e-4f3c-8e0b-5d2a1c7f9e31"
+
+
+class _AppMessage(msgspec.Struct, kw_only=True):
+    """zulip-flutter's MessageFcmMessage (lib/api/notifications.dart), strictly typed."""
+
+    type: str
+    realm_url: str
+    user_id: int
+    sender_id: int
+    sender_avatar_url: str
+    sender_full_name: str
+    message_id: int
+    time: int
+    content: str
+
+
+class _AppChannel(msgspec.Struct, kw_only=True):
+    channel_id: int
+    channel_name: str | None
+    topic: str
+
+
+class _AppRemove(msgspec.Struct, kw_only=True):
+    type: str
+    realm_url: str
+    user_id: int
+    message_ids: list[int]
+
+
+def _as_the_app_reads(payload: dict[str, Any]) -> tuple[object, object]:
+    """Decode a payload as the mobile app does: FcmMessage.fromJson, then its recipient
+    (a channel, else `recipient_user_ids`, else `pm_users`, else string ids of a 1:1 DM)."""
+    kind = payload.get("type") or payload.get("event")
+    if kind == "remove":
+        return msgspec.convert(payload, _AppRemove, strict=True), None
+    assert kind == "message", payload
+    message = msgspec.convert(payload, _AppMessage, strict=True)
+    assert message.realm_url.startswith("http") and message.sender_avatar_url.startswith("http")
+    if "channel_id" in payload:
+        return message, msgspec.convert(payload, _AppChannel, strict=True)
+    if "recipient_user_ids" in payload:
+        return message, msgspec.convert(payload["recipient_user_ids"], list[int], strict=True)
+    raise AssertionError(f"the app cannot tell the conversation: {payload}")
 
 
 def _person(server: ServerProcess, owner: Api, name: str) -> Api:
@@ -96,6 +141,7 @@ def test_messages_that_should_notify_reach_devices_and_reading_removes_them(
         "recipient_user_ids": sorted([_uid(alice), _uid(bob)]),
     }
     assert payload["realm_name"] and payload["sender_avatar_url"].startswith("http")
+    assert _as_the_app_reads(payload)[1] == sorted([_uid(alice), _uid(bob)])
     assert abs(payload["time"] - time.time()) < 60
     # What travelled is ciphertext: the service cannot read the message.
     path, body = stub.requests[0]
@@ -120,6 +166,9 @@ def test_messages_that_should_notify_reach_devices_and_reading_removes_them(
         "plans",
     )
     assert second["content"] == "@Bob you in?"
+    assert _as_the_app_reads(second)[1] == _AppChannel(
+        channel_id=sid, channel_name="push-test", topic="plans"
+    )
     _settle(stub, 2)
     # Bob reads the direct message: his clients hear of it, his phone drops the notification.
     bob.ok("POST", "/messages/flags", messages=json.dumps([dm]), op="add", flag="read")
@@ -132,6 +181,9 @@ def test_messages_that_should_notify_reach_devices_and_reading_removes_them(
         "message_ids": [dm],
     }
     assert stub.requests[-1][1]["push_requests"][0]["fcm_priority"] == "normal"
+    assert _as_the_app_reads(removal)[0] == _AppRemove(
+        type="remove", realm_url=server.url, user_id=_uid(bob), message_ids=[dm]
+    )
     [flags] = bob_queue.events()
     assert flags["op"] == "add" and flags["flag"] == "read" and flags["messages"] == [dm]
     # Reading it again, or marking everything read, removes only what is still showing.
@@ -182,6 +234,7 @@ def test_group_dm_to_apns_survives_a_failing_service(
     [(token, key_id, payload)] = stub.payloads(1, timeout=15)
     assert (token, key_id) == ("c0ffee", 9)
     assert payload["recipient_user_ids"] == everyone
+    assert _as_the_app_reads(payload)[1] == everyone
     assert payload["pm_users"] == ",".join(str(uid) for uid in everyone)
     assert len(stub.requests) == 3
     request = stub.requests[-1][1]["push_requests"][0]
