@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import sqlite3
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 
 from teamchat.records import ClientDeviceRow, LegacyPushTokenRow
 from teamchat.store.db import Conn, Tx
@@ -150,3 +150,12 @@ async def pop_active_notifications(
             [(int(row[0]), int(row[1])) for row in rows],
         )
     return found
+
+
+async def users_with_push_devices(conn: Conn, user_ids: Iterable[int]) -> set[int]:
+    """Those of the users with at least one device whose push key and token are registered."""
+    rows = await conn.fetchall(
+        "SELECT DISTINCT user_id FROM client_device WHERE push_key IS NOT NULL"
+        f" AND token_id IS NOT NULL AND user_id IN ({ids_sql(user_ids)})"
+    )
+    return {int(row[0]) for row in rows}

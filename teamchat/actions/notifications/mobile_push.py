@@ -84,7 +84,11 @@ async def _on_send(rt: Runtime, tx: Tx, sent: Delivered) -> None:
         return
     pushes: list[tuple[list[PushTarget], JsonDict]] = []
     active = []
-    for user, _why in await rules.to_notify(rt, tx, sent, "push"):
+    # Most recipients have no registered device: skip them before loading anyone's settings.
+    with_devices = await push_store.users_with_push_devices(tx, sent.flags)
+    if not with_devices:
+        return
+    for user, _why in await rules.to_notify(rt, tx, sent, "push", among=with_devices):
         targets = await push_targets(tx, user.id)
         if targets:
             pushes.append((targets, message_payload(sent, user)))

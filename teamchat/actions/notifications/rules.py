@@ -124,14 +124,14 @@ async def _places(conn: Conn, sent: Delivered, user_ids: list[int]) -> dict[int,
 
 
 async def to_notify(
-    rt: Runtime, conn: Conn, sent: Delivered, medium: Medium
+    rt: Runtime, conn: Conn, sent: Delivered, medium: Medium, among: set[int] | None = None
 ) -> list[tuple[UserRow, str]]:
-    """(recipient, trigger) for everyone but the sender who has not read the message, can be
-    reached by `medium` now and whose settings ask for it."""
+    """(recipient, trigger) for everyone but the sender (and only `among`, when given) who has
+    not read the message, can be reached by `medium` now and whose settings ask for it."""
     unread = {
         uid: bits
         for uid, bits in sent.flags.items()
-        if uid != sent.sender.id and not bits & fl.READ
+        if uid != sent.sender.id and not bits & fl.READ and (among is None or uid in among)
     }
     if not unread:
         return []
