@@ -64,6 +64,7 @@ class PushServiceStub(ThreadingHTTPServer):
         self.requests: list[tuple[str, dict[str, Any]]] = []
         self.authorizations: list[str | None] = []  # each request's Authorization header
         self.delivered: list[tuple[str, int, dict[str, Any]]] = []
+        self.delivered_at: list[float] = []  # time.perf_counter() of each decryption
         self.fail_next: list[int] = []  # statuses to answer before working again
         self.gone_tokens: set[str] = set()  # tokens FCM/APNs no longer accept
         self.lock = threading.Lock()
@@ -121,6 +122,7 @@ class PushServiceStub(ThreadingHTTPServer):
             box = nacl.secret.SecretBox(phone.key)
             plain = box.decrypt(base64.b64decode(payload["encrypted_data"]))
             self.delivered.append((token, payload["push_key_id"], json.loads(plain)))
+            self.delivered_at.append(time.perf_counter())
             sent[registration["token_kind"]] += 1
         return {
             "result": "success",
