@@ -122,3 +122,8 @@ def test_channel_and_followed_topic_messages_are_emailed_when_asked(
         alice.ok("POST", "/messages", type="stream", to=sid, topic="f", content="followed")
         second = _wait(smtp, 2)[1]
         assert second["Subject"] == "#news > f"
+        # An edit that mentions Bob in a quiet topic is emailed like a new mention.
+        plain = alice.ok("POST", "/messages", type="stream", to=sid, topic="q", content="plain")
+        alice.ok("PATCH", f"/messages/{plain['id']}", content="@**Bob** look")
+        third = _wait(smtp, 3)[2]
+        assert third["Subject"] == "#news > q" and "look" in _text(third)

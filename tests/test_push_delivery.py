@@ -422,3 +422,25 @@ def test_channel_settings_followed_and_muted_topics(
     followed = send("c", "followed now")
     _settle(stub, 3)
     assert stub.payloads(3)[2][2]["message_id"] == followed
+
+
+def test_an_edit_that_mentions_someone_notifies_them_once(
+    stub: PushServiceStub, world: tuple[ServerProcess, Api, Api, Api, Api]
+) -> None:
+    _, owner, alice, bob, _ = world
+    _register(bob, stub, Phone("bob-token"))
+    subscribe(owner, "edits", principals=json.dumps([_uid(alice), _uid(bob)]))
+    sid = stream_id(owner, "edits")
+    mid = alice.ok("POST", "/messages", type="stream", to=sid, topic="t", content="draft")["id"]
+    dm = alice.ok("POST", "/messages", type="direct", to=json.dumps([_uid(bob)]), content="x")["id"]
+    assert len(stub.payloads(1)) == 1
+    alice.ok("PATCH", f"/messages/{mid}", content="ping @**Bob**")
+    [_, (_, _, edited)] = stub.payloads(2)
+    assert (edited["message_id"], edited["content"], edited["topic"]) == (mid, "ping @Bob", "t")
+    # Mentioned already, or a direct message (notified when sent): no second notification.
+    alice.ok("PATCH", f"/messages/{mid}", content="ping @**Bob** again")
+    alice.ok("PATCH", f"/messages/{dm}", content="x @**Bob**")
+    _settle(stub, 2)
+    # Reading it removes the notification the edit raised.
+    bob.ok("POST", "/messages/flags", messages=json.dumps([mid]), op="add", flag="read")
+    assert stub.payloads(3)[2][2]["message_ids"] == [mid]

@@ -14,6 +14,7 @@ from datetime import UTC, datetime
 
 from teamchat import store
 from teamchat.actions.messages.message_deliver import Delivered, send_hook
+from teamchat.actions.messages.message_update import Edited, edit_hook
 from teamchat.actions.messages.notice_text import message_link
 from teamchat.actions.notifications import rules
 from teamchat.actions.org.mail import mail_configured, send_email
@@ -33,18 +34,32 @@ NO_CONTENT = (
 )
 
 
-@send_hook
-async def _on_send(rt: Runtime, tx: Tx, sent: Delivered) -> None:
-    if not mail_configured(rt.settings):
-        return
-    message_id = sent.message["id"]
-    assert isinstance(message_id, int)
+async def _queue(rt: Runtime, tx: Tx, notice: rules.Notice, message_id: int, url: str) -> None:
     rows = []
-    for user, why in await rules.to_notify(rt, tx, sent, "email"):
+    for user, why in await rules.to_notify(rt, tx, notice, "email"):
         period = user_settings.load(user.settings_json).email_notifications_batching_period_seconds
-        rows.append((user.id, message_id, why, rt.now() + period, sent.draft.realm_url))
+        rows.append((user.id, message_id, why, rt.now() + period, url))
     if rows:
         await queue_store.add(tx, rows)
+
+
+@send_hook
+async def _on_send(rt: Runtime, tx: Tx, sent: Delivered) -> None:
+    if mail_configured(rt.settings):
+        message_id = sent.message["id"]
+        assert isinstance(message_id, int)
+        await _queue(rt, tx, rules.notice_of(sent), message_id, sent.draft.realm_url)
+
+
+@edit_hook
+async def _on_edit(rt: Runtime, tx: Tx, edited: Edited) -> None:
+    """An edit that newly mentions people queues their email as a new message would."""
+    if mail_configured(rt.settings):
+        notice = rules.Notice(
+            sender_id=edited.message.sender_id, stream=edited.stream, topic=edited.topic,
+            flags=edited.flags, mentions_only=True,
+        )  # fmt: skip
+        await _queue(rt, tx, notice, edited.message.id, edited.realm_url)
 
 
 async def run_missed_emails(rt: Runtime, interval_secs: float) -> None:

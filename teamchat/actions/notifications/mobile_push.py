@@ -11,7 +11,10 @@ from __future__ import annotations
 import urllib.parse
 from collections.abc import Sequence
 
+import msgspec
+
 from teamchat.actions.messages.message_deliver import Delivered, send_hook
+from teamchat.actions.messages.message_update import Edited, edit_hook
 from teamchat.actions.notifications import push_service, rules
 from teamchat.actions.people.push import require_push_service
 from teamchat.errors import (
@@ -21,10 +24,11 @@ from teamchat.errors import (
 from teamchat.lib import wire
 from teamchat.lib.api_types import JsonDict
 from teamchat.lib.push_content import mobile_push_content
-from teamchat.records import UserRow
+from teamchat.records import StreamRow, UserRow
 from teamchat.runtime import Runtime
 from teamchat.store import push as push_store
 from teamchat.store import realm as realm_store
+from teamchat.store import users as user_store
 from teamchat.store.db import Conn, Tx
 
 PushTarget = push_service.PushTarget
@@ -42,32 +46,45 @@ def _absolute(realm_url: str, url: str) -> str:
     return url if url.startswith(("http://", "https://")) else realm_url + url
 
 
-def message_payload(sent: Delivered, user: UserRow) -> JsonDict:
-    """The `message` payload telling `user` about the delivered message."""
-    message, draft, sender = sent.message, sent.draft, sent.sender
-    realm_url = draft.realm_url
+class About(msgspec.Struct, frozen=True, kw_only=True):
+    """The message a notification is about, as its payload describes it."""
+
+    realm_name: str
+    realm_url: str
+    sender: UserRow
+    message_id: int
+    time: int
+    rendered_html: str
+    stream: StreamRow | None
+    topic: str
+    participant_ids: list[int]  # direct messages: everyone in the conversation
+
+
+def message_payload(about: About, user_id: int) -> JsonDict:
+    """The `message` payload telling `user_id` about the message."""
+    sender = about.sender
     avatar = wire.avatar_url(sender, client_gravatar=False, email_visible=True) or ""
     payload: JsonDict = {
         "type": "message",
-        "realm_url": realm_url,
-        "realm_name": sent.realm.name,
-        "user_id": user.id,
-        "message_id": message["id"],
+        "realm_url": about.realm_url,
+        "realm_name": about.realm_name,
+        "user_id": user_id,
+        "message_id": about.message_id,
         "sender_id": sender.id,
         "sender_full_name": sender.full_name,
-        "sender_avatar_url": _absolute(realm_url, avatar),
-        "time": message["timestamp"],
-        "content": mobile_push_content(draft.rendered.html),
+        "sender_avatar_url": _absolute(about.realm_url, avatar),
+        "time": about.time,
+        "content": mobile_push_content(about.rendered_html),
     }
-    if draft.stream is not None:
+    if about.stream is not None:
         payload.update(
             recipient_type="channel",
-            channel_id=draft.stream.id,
-            channel_name=draft.stream.name,
-            topic=draft.topic,
+            channel_id=about.stream.id,
+            channel_name=about.stream.name,
+            topic=about.topic,
         )
         return payload
-    participants = sorted(set(draft.participant_ids) | {sender.id})
+    participants = sorted(set(about.participant_ids) | {sender.id})
     payload["recipient_type"] = "direct"
     # zulip-compat: the app reads `recipient_user_ids` (every participant, sorted); Zulip
     # 11's documented `pm_users` string is kept for group conversations.
@@ -77,26 +94,55 @@ def message_payload(sent: Delivered, user: UserRow) -> JsonDict:
     return payload
 
 
-@send_hook
-async def _on_send(rt: Runtime, tx: Tx, sent: Delivered) -> None:
-    """Push to every recipient who should be notified and has a registered device."""
-    if rt.settings.push_service_url is None:
+async def _push(rt: Runtime, tx: Tx, notice: rules.Notice, about: About) -> None:
+    """Push to every recipient the notice should notify who has a registered device."""
+    # Most recipients have no registered device: skip them before loading anyone's settings.
+    with_devices = await push_store.users_with_push_devices(tx, notice.flags)
+    if not with_devices:
         return
     pushes: list[tuple[list[PushTarget], JsonDict]] = []
     active = []
-    # Most recipients have no registered device: skip them before loading anyone's settings.
-    with_devices = await push_store.users_with_push_devices(tx, sent.flags)
-    if not with_devices:
-        return
-    for user, _why in await rules.to_notify(rt, tx, sent, "push", among=with_devices):
+    for user, _why in await rules.to_notify(rt, tx, notice, "push", among=with_devices):
         targets = await push_targets(tx, user.id)
         if targets:
-            pushes.append((targets, message_payload(sent, user)))
-            active.append((user.id, int(str(sent.message["id"])), sent.draft.realm_url))
-    if not pushes:
+            pushes.append((targets, message_payload(about, user.id)))
+            active.append((user.id, about.message_id, about.realm_url))
+    if pushes:
+        await push_store.add_active_notifications(tx, active)
+        tx.after_commit(lambda: _start(rt, pushes))
+
+
+@send_hook
+async def _on_send(rt: Runtime, tx: Tx, sent: Delivered) -> None:
+    if rt.settings.push_service_url is None:
         return
-    await push_store.add_active_notifications(tx, active)
-    tx.after_commit(lambda: _start(rt, pushes))
+    message, draft = sent.message, sent.draft
+    about = About(
+        realm_name=sent.realm.name, realm_url=draft.realm_url, sender=sent.sender,
+        message_id=int(str(message["id"])), time=int(str(message["timestamp"])),
+        rendered_html=draft.rendered.html, stream=draft.stream, topic=draft.topic,
+        participant_ids=draft.participant_ids,
+    )  # fmt: skip
+    await _push(rt, tx, rules.notice_of(sent), about)
+
+
+@edit_hook
+async def _on_edit(rt: Runtime, tx: Tx, edited: Edited) -> None:
+    """An edit that newly mentions people notifies them as a new message would."""
+    message = edited.message
+    sender = await user_store.get_user_by_id(tx, message.sender_id)
+    if rt.settings.push_service_url is None or sender is None:
+        return
+    about = About(
+        realm_name=edited.realm.name, realm_url=edited.realm_url, sender=sender,
+        message_id=message.id, time=message.date_sent, rendered_html=edited.rendered_html,
+        stream=edited.stream, topic=edited.topic, participant_ids=[],
+    )  # fmt: skip
+    notice = rules.Notice(
+        sender_id=sender.id, stream=edited.stream, topic=edited.topic, flags=edited.flags,
+        mentions_only=True,
+    )  # fmt: skip
+    await _push(rt, tx, notice, about)
 
 
 def _start(rt: Runtime, pushes: Sequence[tuple[list[PushTarget], JsonDict]]) -> None:

@@ -19,7 +19,7 @@ from teamchat.actions.messages.message_deliver import Delivered
 from teamchat.actions.messages.user_topics import FOLLOWED, MUTED, UNMUTED
 from teamchat.lib import flags as fl
 from teamchat.lib import user_settings
-from teamchat.records import SubscriptionRow, UserRow
+from teamchat.records import StreamRow, SubscriptionRow, UserRow
 from teamchat.runtime import Runtime
 from teamchat.store import subscriptions as sub_store
 from teamchat.store import user_topics as user_topic_store
@@ -35,6 +35,26 @@ FOLLOWED_TOPIC = "followed_topic"
 STREAM = "stream"
 
 Medium = Literal["email", "push"]
+
+
+class Notice(msgspec.Struct, frozen=True, kw_only=True):
+    """A message that may notify its recipients: a new one, or an edit that mentions people."""
+
+    sender_id: int
+    stream: StreamRow | None
+    topic: str
+    # Flags of the recipients to consider (all of them for a new message).
+    flags: dict[int, int]
+    # An edit notifies only of mentions and alert words, never of channel or followed-topic
+    # traffic, which its first sending already covered.
+    mentions_only: bool = False
+
+
+def notice_of(sent: Delivered) -> Notice:
+    """The notice of a just-delivered message."""
+    return Notice(
+        sender_id=sent.sender.id, stream=sent.draft.stream, topic=sent.draft.topic, flags=sent.flags
+    )
 
 
 class Place(msgspec.Struct, frozen=True, kw_only=True):
@@ -107,13 +127,11 @@ def trigger(user: UserRow, bits: int, place: Place | None, medium: Medium) -> st
     return STREAM if wants_stream and not place.muted else None
 
 
-async def _places(conn: Conn, sent: Delivered, user_ids: list[int]) -> dict[int, Place]:
-    stream = sent.draft.stream
+async def _places(conn: Conn, notice: Notice, user_ids: list[int]) -> dict[int, Place]:
+    stream = notice.stream
     assert stream is not None
     subs = await sub_store.list_stream_subscriptions(conn, stream.id, user_ids)
-    policies = await user_topic_store.list_topic_policies(
-        conn, stream.id, sent.draft.topic, user_ids
-    )
+    policies = await user_topic_store.list_topic_policies(conn, stream.id, notice.topic, user_ids)
     return {
         uid: Place(
             subscription=subs.get(uid),
@@ -124,14 +142,14 @@ async def _places(conn: Conn, sent: Delivered, user_ids: list[int]) -> dict[int,
 
 
 async def to_notify(
-    rt: Runtime, conn: Conn, sent: Delivered, medium: Medium, among: set[int] | None = None
+    rt: Runtime, conn: Conn, notice: Notice, medium: Medium, among: set[int] | None = None
 ) -> list[tuple[UserRow, str]]:
     """(recipient, trigger) for everyone but the sender (and only `among`, when given) who has
     not read the message, can be reached by `medium` now and whose settings ask for it."""
     unread = {
         uid: bits
-        for uid, bits in sent.flags.items()
-        if uid != sent.sender.id and not bits & fl.READ and (among is None or uid in among)
+        for uid, bits in notice.flags.items()
+        if uid != notice.sender_id and not bits & fl.READ and (among is None or uid in among)
     }
     if not unread:
         return []
@@ -141,11 +159,11 @@ async def to_notify(
         if reachable(rt, u, medium)
     ]
     places: dict[int, Place] = {}
-    if sent.draft.stream is not None and users:
-        places = await _places(conn, sent, [u.id for u in users])
+    if notice.stream is not None and users:
+        places = await _places(conn, notice, [u.id for u in users])
     chosen = []
     for user in users:
         why = trigger(user, unread[user.id], places.get(user.id), medium)
-        if why is not None:
+        if why is not None and not (notice.mentions_only and why in (FOLLOWED_TOPIC, STREAM)):
             chosen.append((user, why))
     return chosen
