@@ -25,6 +25,7 @@ from teamchat.actions.integrations import (  # noqa: F401 (their send hooks)
     url_previews,
 )
 from teamchat.actions.messages.retention import run_retention
+from teamchat.actions.notifications import mobile_push  # noqa: F401 (its send hook)
 from teamchat.actions.notifications.missed_emails import run_missed_emails
 from teamchat.actions.ops.change_feed import ChangeFeed
 from teamchat.actions.scheduling.delivery import run_scheduler
