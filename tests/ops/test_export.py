@@ -75,7 +75,11 @@ def build_organization(server: ServerProcess, owner: Api) -> dict[str, Any]:
     url = assert_success(upload)["url"]
     public = owner.ok("POST", "/messages", type="stream", to="general", topic="plans",
                       content=f"see [notes]({url}) @**Hamlet**")["id"]  # fmt: skip
+    owner.ok("PATCH", f"/messages/{public}", content=f"see [the notes]({url}) @**Hamlet**")
     owner.ok("POST", "/messages", type="stream", to="secret", topic="s", content="private")
+    poll = owner.ok("POST", "/messages", type="stream", to="general", topic="lunch",
+                    content="/poll Lunch?\nPizza\nSushi")["id"]  # fmt: skip
+    owner.ok("POST", "/saved_snippets", title="greeting", content="hello there")
     dm = hamlet.ok("POST", "/messages", type="private", to=[ids["cordelia"]], content="psst")["id"]
     group = owner.ok("POST", "/messages", type="private",
                      to=[ids["hamlet"], ids["cordelia"]], content="all three")["id"]  # fmt: skip
@@ -91,7 +95,7 @@ def build_organization(server: ServerProcess, owner: Api) -> dict[str, Any]:
              members=[ids["hamlet"]])  # fmt: skip
     hamlet.close()
     cordelia.close()
-    return {**ids, "public": public, "dm": dm, "group": group, "upload": url}
+    return {**ids, "public": public, "dm": dm, "group": group, "upload": url, "poll": poll}
 
 
 def load_dir(root: Path) -> tuple[Tables, list[Tables], Tables]:
@@ -200,6 +204,12 @@ def test_full_export_has_what_zulips_importer_reads(
     owners = next(g for g in realm["zerver_namedusergroup"] if g["name"] == "role:owners")
     assert any(m["user_group"] == owners["usergroup_ptr"] for m in members)
     assert not any("password" in u or "api_key" in u for u in realm["zerver_userprofile"])
+    # Edit history: a JSON string, newest entry first, as Zulip stores it.
+    [edit] = json.loads(by_id[made["public"]]["edit_history"])
+    assert edit["prev_content"].startswith("see [notes]") and "prev_rendered_content" in edit
+    assert by_id[made["public"]]["last_edit_time"] >= by_id[made["public"]]["date_sent"]
+    assert {s["message"] for s in realm["zerver_submessage"]} == {made["poll"]}
+    assert [s["title"] for s in realm["zerver_savedsnippet"]] == ["greeting"]
     upload_path = made["upload"].removeprefix("/user_uploads/")
     assert (tmp_path / "out" / "uploads" / upload_path).read_bytes() == b"hello export"
 

@@ -179,6 +179,27 @@ def personal_tables(ctx: ExportContext, client_id: int) -> dict[str, Table]:
             }
             for n, v in enumerate(snap.rows("custom_profile_field_value"), 1)
         ],
+        "zerver_savedsnippet": [
+            {
+                "id": sn["id"],
+                "realm": ctx.realm_id,
+                "user_profile": sn["user_id"],
+                "title": sn["title"],
+                "content": sn["content"],
+                "date_created": as_float(sn["date_created"]),
+            }
+            for sn in snap.rows("saved_snippet")
+        ],
+        "zerver_navigationview": [
+            {
+                "id": v["id"],
+                "user": v["user_id"],
+                "fragment": v["fragment"],
+                "is_pinned": bool(v["is_pinned"]),
+                "name": v["name"],
+            }
+            for v in snap.rows("navigation_view")
+        ],
         "zerver_realmuserdefault": [
             {"id": 1, "realm": ctx.realm_id, **settings_of(d)}
             for d in snap.rows("realm_user_default")
