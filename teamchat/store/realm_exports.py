@@ -78,6 +78,14 @@ async def mark_failed(tx: Tx, export_id: int, now: int) -> None:
     )
 
 
+async def fail_unfinished(tx: Tx, now: int) -> int:
+    """Mark every requested or started export failed; return how many there were."""
+    return await tx.execute_rowcount(
+        "UPDATE realm_export SET status = ?, date_failed = ? WHERE status IN (?, ?)",
+        (FAILED, now, REQUESTED, STARTED),
+    )
+
+
 async def mark_deleted(tx: Tx, export_id: int, now: int) -> None:
     """Drop an export's tarball and mark it deleted."""
     await tx.execute("DELETE FROM realm_export_chunk WHERE export_id = ?", (export_id,))

@@ -152,6 +152,20 @@ async def run_export(rt: Runtime, export_id: int) -> None:
     await _tell_requester(rt, row)
 
 
+async def fail_interrupted_exports(rt: Runtime) -> None:
+    """At start-up: exports the previous server process left unfinished died with it.
+
+    zulip-compat: Zulip's worker marks an export it sees a second time as failed ("possible
+    OOM during export"); here a restart is that second time.
+    """
+    async with rt.db.write() as tx:
+        if not await export_store.fail_unfinished(tx, rt.now()):
+            return
+        event = await _event(tx)
+        admins = await export_store.human_admin_ids(tx)
+        tx.after_commit(lambda: rt.broker.publish(event, admins))
+
+
 async def _tell_requester(rt: Runtime, row: RealmExportRow) -> None:
     async with rt.db.read() as conn:
         requester = await user_store.get_user_by_id(conn, row.acting_user_id)
