@@ -133,7 +133,20 @@ def test_export_requests_are_checked(start_server: Callable[..., ServerProcess])
             "Must be an organization administrator",
             ADMIN_CODE,
         )
+        # The imported organization needs an owner who can log in.
+        assert_error(
+            owner.post("/export/realm", export_type=2),
+            "Make sure at least one Organization Owner is consenting to the export "
+            "or contact noreply@teamchat.local for help.",
+        )
+        owner.ok("PATCH", "/settings", email_address_visibility=4)
+        assert_error(
+            owner.post("/export/realm", export_type=1),
+            "Make sure at least one Organization Owner allows other Administrators to see "
+            "their email address or contact noreply@teamchat.local for help",
+        )
         assert owner.ok("GET", "/export/realm")["exports"] == []  # nothing was recorded
+        owner.ok("PATCH", "/settings", allow_private_data_export=True)
         ids = [owner.ok("POST", "/export/realm", export_type=2)["id"] for _ in range(5)]
         assert_error(owner.post("/export/realm"), "Exceeded rate limit.")
         assert [e["id"] for e in owner.ok("GET", "/export/realm")["exports"]] == ids

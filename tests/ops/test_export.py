@@ -244,6 +244,25 @@ def test_export_refuses_an_existing_path_and_a_missing_folder(
     assert httpx.get(proc.url + "/health").status_code == 200
 
 
+def test_hidden_addresses_stay_hidden_unless_the_export_is_full(
+    organization: Organization, tmp_path: Path
+) -> None:
+    proc, made = organization
+    with Api(proc.url) as anonymous:
+        key = anonymous.ok("POST", "/fetch_api_key", username="hamlet@example.com",
+                           password=PASSWORD)["api_key"]  # fmt: skip
+    with Api(proc.url, "hamlet@example.com", key) as hamlet:
+        hamlet.ok("PATCH", "/settings", email_address_visibility=4)  # nobody
+    addresses = {}
+    for kind in ("public", "full"):
+        cli(proc.db, "export", str(tmp_path / kind), "--type", kind)
+        realm, _, _ = check_export(tmp_path / kind)
+        [row] = [u for u in realm["zerver_userprofile"] if u["id"] == made["hamlet"]]
+        assert row["email"] == f"user{made['hamlet']}@example.com"
+        addresses[kind] = row["delivery_email"]
+    assert addresses == {"public": row["email"], "full": "hamlet@example.com"}
+
+
 def test_consent_export_holds_what_consenting_people_received(
     organization: Organization, tmp_path: Path
 ) -> None:

@@ -85,6 +85,24 @@ async def _event(conn: Conn) -> RealmExportEvent:
     return RealmExportEvent(exports=await _serialized(conn))
 
 
+async def _check_usable(conn: Conn, export_type: int, support_email: str) -> None:
+    """Zulip's check_*_export_is_usable: the imported organization needs an owner who can
+    log in, so one owner must consent (or, for a public export, show administrators their
+    email address: others' are replaced by Zulip's dummy addresses)."""
+    consenting, visible = await export_store.owners_for_exports(conn)
+    # zulip-compat: Zulip names its support address; ours is the configured sender.
+    if export_type == fmt.EXPORT_FULL_WITH_CONSENT and not consenting:
+        raise ZulipError(
+            "Make sure at least one Organization Owner is consenting to the export "
+            f"or contact {support_email} for help."
+        )
+    if export_type == fmt.EXPORT_PUBLIC and not visible:
+        raise ZulipError(
+            "Make sure at least one Organization Owner allows other Administrators to see "
+            f"their email address or contact {support_email} for help"
+        )
+
+
 async def check_request_export(rt: Runtime, user: UserRow, export_type: int, realm_url: str) -> int:
     """Record an export request, start it in the background and return its id."""
     require_realm_admin(user)
@@ -95,6 +113,7 @@ async def check_request_export(rt: Runtime, user: UserRow, export_type: int, rea
         recent = await export_store.count_requested_since(tx, now - EXPORT_LIMIT_WINDOW_SECS)
         if recent >= EXPORT_LIMIT:
             raise ZulipError("Exceeded rate limit.")
+        await _check_usable(tx, export_type, rt.settings.smtp_from)
         export_id = await export_store.insert(
             tx,
             acting_user_id=user.id,
