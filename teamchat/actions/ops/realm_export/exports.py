@@ -15,7 +15,6 @@ from collections.abc import AsyncIterator
 from pathlib import Path
 
 from teamchat.actions.messages.message_send import check_send_message, internal_request
-from teamchat.actions.ops.realm_export.writer import write_export
 from teamchat.actions.org.permissions import require_realm_admin
 from teamchat.actions.org.system_bots import NOTIFICATION_BOT, ensure_system_bot
 from teamchat.errors import ResourceNotFoundError, ZulipError
@@ -151,6 +150,9 @@ async def _set_state(rt: Runtime, export_id: int, *, tarball: Path | None) -> No
 
 async def run_export(rt: Runtime, export_id: int) -> None:
     """Make the export with the CLI's writer (in a thread) and store its tarball."""
+    # Imported here: the writer's modules are not needed to start the server (cold start).
+    from teamchat.actions.ops.realm_export.writer import write_export
+
     async with rt.db.write() as tx:
         row = await export_store.get(tx, export_id)
         if row is None or row.status != export_store.REQUESTED:
