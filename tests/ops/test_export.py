@@ -10,6 +10,8 @@ from __future__ import annotations
 import json
 import re
 import tarfile
+import threading
+import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -282,3 +284,36 @@ def test_consent_export_holds_what_consenting_people_received(
     assert {made["public"], made["dm"], made["group"]} <= ids
     assert "private" in {m["content"] for m in messages}  # hamlet is in the private channel
     assert {um["user_profile"] for um in user_messages} == {made["hamlet"]}
+
+
+def test_export_is_one_consistent_snapshot_while_messages_arrive(
+    organization: Organization, tmp_path: Path
+) -> None:
+    proc, _ = organization
+    stop = threading.Event()
+    sent: list[int] = []
+
+    def keep_sending() -> None:
+        with Api(proc.url, proc.owner_email, proc.owner_key) as owner:
+            while not stop.is_set():
+                mid = owner.ok("POST", "/messages", type="stream", to="general",
+                               topic="busy", content=f"busy {len(sent)}")["id"]  # fmt: skip
+                owner.ok("POST", f"/messages/{mid}/reactions", emoji_name="smile")
+                sent.append(mid)
+
+    sender = threading.Thread(target=keep_sending)
+    sender.start()
+    try:
+        while len(sent) < 5:
+            time.sleep(0.05)
+        cli(proc.db, "export", str(tmp_path / "busy"))
+    finally:
+        stop.set()
+        sender.join()
+    realm, messages, user_messages = check_export(tmp_path / "busy")
+    exported = {m["id"] for m in messages}
+    busy = sorted(m["id"] for m in messages if m["subject"] == "busy")
+    assert busy and busy == sent[: len(busy)]  # a prefix of what was sent, no gaps
+    assert {r["message"] for r in realm["zerver_reaction"]} <= exported
+    with_flags = {um["message"] for um in user_messages}
+    assert with_flags <= exported and set(busy) <= with_flags
