@@ -317,3 +317,22 @@ def test_export_is_one_consistent_snapshot_while_messages_arrive(
     assert {r["message"] for r in realm["zerver_reaction"]} <= exported
     with_flags = {um["message"] for um in user_messages}
     assert with_flags <= exported and set(busy) <= with_flags
+
+
+def test_export_of_the_sandbox_organization(tmp_path: Path) -> None:
+    """Zulip's development organization (bots, many channels, reactions, mentions, group
+    DMs) exports into what Zulip's importer reads."""
+    proc = ServerProcess(tmp_path, command=["--db", str(tmp_path / "dev.db"), "sandbox"])
+    proc.start(timeout_secs=60)
+    try:
+        cli(tmp_path / "dev.db", "export", str(tmp_path / "dev-export.tar.gz"))
+    finally:
+        proc.stop()
+    with tarfile.open(tmp_path / "dev-export.tar.gz") as tar:
+        tar.extractall(tmp_path / "x", filter="data")
+    realm, messages, user_messages = check_export(tmp_path / "x" / "dev-export")
+    assert len(messages) >= 300 and user_messages
+    names = {u["full_name"] for u in realm["zerver_userprofile"]}
+    assert {"Iago", "King Hamlet", "Cordelia, Lear's daughter"} <= names
+    assert realm["zerver_huddle"] and realm["zerver_reaction"]
+    assert any(u["is_bot"] for u in realm["zerver_userprofile"])
