@@ -82,6 +82,7 @@ def build_organization(server: ServerProcess, owner: Api) -> dict[str, Any]:
     poll = owner.ok("POST", "/messages", type="stream", to="general", topic="lunch",
                     content="/poll Lunch?\nPizza\nSushi")["id"]  # fmt: skip
     owner.ok("POST", "/saved_snippets", title="greeting", content="hello there")
+    assert_success(hamlet.http.post("/users/me/avatar", files={"f": ("me.png", PNG, "image/png")}))
     dm = hamlet.ok("POST", "/messages", type="private", to=[ids["cordelia"]], content="psst")["id"]
     group = owner.ok("POST", "/messages", type="private",
                      to=[ids["hamlet"], ids["cordelia"]], content="all three")["id"]  # fmt: skip
@@ -212,6 +213,13 @@ def test_full_export_has_what_zulips_importer_reads(
     assert by_id[made["public"]]["last_edit_time"] >= by_id[made["public"]]["date_sent"]
     assert {s["message"] for s in realm["zerver_submessage"]} == {made["poll"]}
     assert [s["title"] for s in realm["zerver_savedsnippet"]] == ["greeting"]
+    avatars = json.loads((tmp_path / "out" / "avatars" / "records.json").read_text())
+    assert {(a["user_profile_id"], a["path"].rpartition(".")[2]) for a in avatars} == {
+        (made["hamlet"], "original"), (made["hamlet"], "png")
+    }  # fmt: skip
+    for record in avatars:
+        assert (tmp_path / "out" / "avatars" / record["path"]).read_bytes() == PNG
+        assert all(_type_ok(record[k], t) for k, t in expect.UPLOAD_RECORD.items())
     upload_path = made["upload"].removeprefix("/user_uploads/")
     assert (tmp_path / "out" / "uploads" / upload_path).read_bytes() == b"hello export"
 
