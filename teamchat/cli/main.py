@@ -21,6 +21,7 @@ from teamchat.cli import (  # noqa: F401  (they add their commands to `admin`)
     admin_realm,
 )
 from teamchat.cli import backup as backup_commands
+from teamchat.cli import export as export_commands
 from teamchat.cli import sandbox as sandbox_commands
 from teamchat.cli.admin import admin
 from teamchat.cli.common import (
@@ -49,6 +50,7 @@ app = typer.Typer(
 app.add_typer(admin, name="admin")
 app.command()(backup_commands.backup)
 app.command()(backup_commands.restore)
+app.command()(export_commands.export)
 app.command()(sandbox_commands.sandbox)
 
 DEFAULT_ORG_NAME = "teamchat"
