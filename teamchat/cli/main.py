@@ -34,6 +34,7 @@ from teamchat.cli.common import (
     write_private_file,
     zuliprc_text,
 )
+from teamchat.cli.zulip_import import import_command
 from teamchat.config import DEFAULT_DB_PATH, Settings
 from teamchat.lib import logsafe, wire
 from teamchat.lib.passwords import random_password
@@ -49,6 +50,7 @@ app = typer.Typer(
 app.add_typer(admin, name="admin")
 app.command()(backup_commands.backup)
 app.command()(backup_commands.restore)
+app.command(name="import")(import_command)
 
 DEFAULT_ORG_NAME = "teamchat"
 DEFAULT_OWNER_EMAIL = f"owner@{realm_actions.DEFAULT_REALM_HOST}"

@@ -1,0 +1,181 @@
+"""Zulip's `manage.py export` format: file layout, table names and flag bits.
+
+Facts from Zulip's zerver/lib/export.py and zerver/lib/import_realm.py: realm.json holds
+every table but messages and attachments as {table: [row, ...]}; messages-NNNNNN.json hold
+zerver_message and zerver_usermessage (flags as `flags_mask`, Zulip's bit order);
+attachment.json holds zerver_attachment (with `messages`, a list of ids); uploads/, avatars/
+and emoji/ hold the files, each folder listed by its records.json. Dates are epoch floats.
+Shared by `teamchat import` and `teamchat export`; reads and writes no database.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import shutil
+import tarfile
+import tempfile
+from collections.abc import Iterator
+from pathlib import Path
+from types import TracebackType
+
+from teamchat.lib import flags
+
+Record = dict[str, object]
+TableData = dict[str, list[Record]]
+
+# zerver_recipient.type
+RECIPIENT_PERSONAL = 1
+RECIPIENT_STREAM = 2
+RECIPIENT_DIRECT_MESSAGE_GROUP = 3
+
+# UserMessage.ALL_FLAGS: bit i of `flags_mask` is the i-th name (zerver/models/messages.py).
+ZULIP_FLAG_ORDER = (
+    "read",
+    "starred",
+    "collapsed",
+    "mentioned",
+    "stream_wildcard_mentioned",
+    "topic_wildcard_mentioned",
+    "group_mentioned",
+    "force_expand",
+    "force_collapse",
+    "has_alert_word",
+    "historical",
+    "is_private",
+    "active_mobile_push_notification",
+)
+_OURS_BY_ZULIP_NAME = {
+    "read": flags.READ,
+    "starred": flags.STARRED,
+    "collapsed": flags.COLLAPSED,
+    "mentioned": flags.MENTIONED,
+    "stream_wildcard_mentioned": flags.STREAM_WILDCARD_MENTIONED,
+    "topic_wildcard_mentioned": flags.TOPIC_WILDCARD_MENTIONED,
+    # We keep no separate bit for group mentions: they count as mentions.
+    "group_mentioned": flags.MENTIONED,
+    "has_alert_word": flags.HAS_ALERT_WORD,
+    "historical": flags.HISTORICAL,
+    "is_private": flags.IS_PRIVATE,
+}
+_ZULIP_BIT = {name: 1 << i for i, name in enumerate(ZULIP_FLAG_ORDER)}
+# Our bit -> Zulip's bit, for writing exports (group_mentioned has no bit of ours).
+_ZULIP_BY_OURS = {
+    ours: _ZULIP_BIT[name]
+    for name, ours in _OURS_BY_ZULIP_NAME.items()
+    if name != "group_mentioned"
+}
+# A small table of all 2**13 masks would do too; the loop is fast enough for 10^6 rows.
+_MASK_CACHE: dict[int, int] = {}
+
+MESSAGE_FILE = re.compile(r"messages-\d{6}\.json")
+
+
+def flags_from_zulip(mask: int) -> int:
+    """Our `user_message.flags` bits for a Zulip `flags_mask`."""
+    cached = _MASK_CACHE.get(mask)
+    if cached is None:
+        cached = 0
+        for name, ours in _OURS_BY_ZULIP_NAME.items():
+            if mask & _ZULIP_BIT[name]:
+                cached |= ours
+        _MASK_CACHE[mask] = cached
+    return cached
+
+
+def flags_to_zulip(bits: int) -> int:
+    """Zulip's `flags_mask` for our `user_message.flags` bits."""
+    return sum(zulip for ours, zulip in _ZULIP_BY_OURS.items() if bits & ours)
+
+
+class ExportFormatError(Exception):
+    """The path is not a Zulip export we can read (the message says what is wrong)."""
+
+
+class ExportReader:
+    """An export's files: a directory, or a .tar.gz unpacked into a temporary one.
+
+    Use as a context manager; the temporary directory is removed on exit.
+    """
+
+    def __init__(self, path: Path) -> None:
+        self.source = path
+        self._tmp: str | None = None
+        self.root = path
+
+    def __enter__(self) -> ExportReader:
+        if self.source.is_file():
+            self._tmp = tempfile.mkdtemp(prefix="teamchat-import-")
+            self.root = _unpack(self.source, Path(self._tmp))
+        elif not self.source.is_dir():
+            raise ExportFormatError(f"{self.source} does not exist")
+        if not (self.root / "realm.json").is_file():
+            raise ExportFormatError(f"{self.source} has no realm.json: not a Zulip export")
+        return self
+
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        if self._tmp is not None:
+            shutil.rmtree(self._tmp, ignore_errors=True)
+
+    def _json(self, relative: str) -> object:
+        path = self.root / relative
+        try:
+            with path.open("rb") as f:
+                return json.load(f)
+        except (OSError, ValueError) as exc:
+            raise ExportFormatError(f"cannot read {relative}: {exc}") from None
+
+    def tables(self, relative: str) -> TableData:
+        """A {table: rows} file such as realm.json; a missing optional file is empty."""
+        if relative != "realm.json" and not (self.root / relative).exists():
+            return {}
+        data = self._json(relative)
+        if not isinstance(data, dict) or not all(isinstance(v, list) for v in data.values()):
+            raise ExportFormatError(f"{relative} is not a {{table: [rows]}} object")
+        return data
+
+    def message_files(self) -> list[str]:
+        """The messages-NNNNNN.json files in order."""
+        return sorted(p.name for p in self.root.iterdir() if MESSAGE_FILE.fullmatch(p.name))
+
+    def records(self, folder: str) -> list[Record]:
+        """The records.json of uploads/, avatars/ or emoji/ (empty when absent)."""
+        if not (self.root / folder / "records.json").exists():
+            return []
+        data = self._json(f"{folder}/records.json")
+        if not isinstance(data, list):
+            raise ExportFormatError(f"{folder}/records.json is not a list")
+        return data
+
+    def file_bytes(self, folder: str, relative: str) -> bytes | None:
+        """A file under `folder`, or None when absent; never outside the export."""
+        base = (self.root / folder).resolve()
+        path = (base / relative).resolve()
+        if not path.is_relative_to(base) or not path.is_file():
+            return None
+        return path.read_bytes()
+
+
+def _unpack(tarball: Path, into: Path) -> Path:
+    """Unpack `tarball` safely; return the folder holding realm.json."""
+    try:
+        with tarfile.open(tarball, "r:*") as tar:
+            tar.extractall(into, filter="data")
+    except (tarfile.TarError, OSError) as exc:
+        raise ExportFormatError(f"cannot unpack {tarball}: {exc}") from None
+    if (into / "realm.json").exists():
+        return into
+    for child in into.iterdir():
+        if (child / "realm.json").exists():
+            return child
+    raise ExportFormatError(f"{tarball} holds no realm.json: not a Zulip export")
+
+
+def iter_rows(data: TableData, table: str) -> Iterator[Record]:
+    """The rows of `table` (none when the export does not have it)."""
+    yield from data.get(table, [])
