@@ -17,14 +17,14 @@ import msgspec
 from teamchat.errors import ZulipError
 from teamchat.lib import realm_properties, realm_settings, user_settings
 from teamchat.lib import system_groups as sg
-from teamchat.lib import zulip_export as fmt
+from teamchat.lib import zulip_export_format as fmt
 from teamchat.lib.channels import CHANNEL_GROUP_SETTING_DEFAULTS, default_group_settings
 from teamchat.lib.group_permissions import USER_GROUP_PERMISSIONS
 from teamchat.lib.passwords import random_api_key
 from teamchat.lib.realm_settings import GroupSettingValue
+from teamchat.lib.zulip_export_reader import Record, TableData
 from teamchat.store.messages import dm_key
 
-Record = fmt.Record
 _COLOR = re.compile(r"#[0-9a-f]{6}")
 DEFAULT_COLOR = "#c2c2c2"
 # zerver_realm FK names (model_to_dict drops `_id`) -> our setting names.
@@ -59,7 +59,7 @@ def as_opt_int(value: object) -> int | None:
 class Groups:
     """The export's user groups: named ones become rows, anonymous ones inline values."""
 
-    def __init__(self, data: fmt.TableData) -> None:
+    def __init__(self, data: TableData) -> None:
         self.named = {
             as_int(r.get("usergroup_ptr", r.get("id"))): r
             for r in data.get("zerver_namedusergroup", [])
@@ -228,7 +228,7 @@ def subscription_row(stream_id: int, r: Record) -> tuple[object, ...]:
 class Recipients:
     """Zulip recipients -> ours: channels keep theirs, DM conversations are keyed by members."""
 
-    def __init__(self, data: fmt.TableData) -> None:
+    def __init__(self, data: TableData) -> None:
         self.kind: dict[int, tuple[int, int]] = {
             as_int(r["id"]): (as_int(r["type"]), as_int(r["type_id"]))
             for r in data.get("zerver_recipient", [])

@@ -8,14 +8,13 @@ password (Zulip exports carry none); `teamchat admin set-password` gives them on
 from __future__ import annotations
 
 import asyncio
-import mimetypes
+import functools
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from teamchat import store
-from teamchat.actions.messages.uploads import CHUNK_BYTES
 from teamchat.actions.ops import import_plan as plan
+from teamchat.actions.ops.import_files import import_files
 from teamchat.actions.ops.import_plan import as_int, as_opt_int, as_str
 from teamchat.actions.org.realm import DEFAULT_REALM_HOST
 from teamchat.actions.org.system_bots import (
@@ -26,10 +25,11 @@ from teamchat.actions.org.system_bots import (
     system_bot_email,
 )
 from teamchat.errors import ZulipError
-from teamchat.lib import flags, images
+from teamchat.lib import flags
 from teamchat.lib import system_groups as sg
-from teamchat.lib import zulip_export as fmt
+from teamchat.lib import zulip_export_format as fmt
 from teamchat.lib.passwords import random_api_key
+from teamchat.lib.zulip_export_reader import ExportFormatError, ExportReader, TableData
 from teamchat.render.sanitize import sanitize_html
 from teamchat.runtime import Runtime
 from teamchat.store import zulip_import as bulk
@@ -38,6 +38,8 @@ from teamchat.store.db import Tx
 # (stage, done, total): stages are "organization", "messages", "files".
 Progress = Callable[[str, int, int], None]
 # Zulip's cross-realm bots -> ours (the email gateway's messages go to the Notification Bot).
+# Flag masks repeat a lot: convert each distinct one once.
+_teamchat_flags = functools.cache(fmt.teamchat_flags)
 _CROSS_REALM_BOTS = {
     "welcome-bot@zulip.com": WELCOME_BOT,
     "notification-bot@zulip.com": NOTIFICATION_BOT,
@@ -59,17 +61,17 @@ async def import_realm(rt: Runtime, path: Path, progress: Progress) -> ImportSum
     async with rt.db.read() as conn:
         if not await bulk.is_empty(conn):
             raise ZulipError("This database is not empty; import needs a new database.")
-    reader = fmt.ExportReader(path)
+    reader = ExportReader(path)
     try:
         export = await asyncio.to_thread(reader.__enter__)
         return await _import(rt, export, progress)
-    except fmt.ExportFormatError as exc:
+    except ExportFormatError as exc:
         raise ZulipError(str(exc)) from None
     finally:
         reader.__exit__(None, None, None)
 
 
-async def _import(rt: Runtime, export: fmt.ExportReader, progress: Progress) -> ImportSummary:
+async def _import(rt: Runtime, export: ExportReader, progress: Progress) -> ImportSummary:
     data = await asyncio.to_thread(export.tables, "realm.json")
     realms = data.get("zerver_realm", [])
     if len(realms) != 1:
@@ -86,13 +88,13 @@ async def _import(rt: Runtime, export: fmt.ExportReader, progress: Progress) -> 
         recipients = plan.Recipients(data)
         await _import_messages(tx, export, message_files, recipients, summary, progress)
         await _import_reactions(tx, data, summary)
-        await _import_files(tx, export, data, summary, progress)
+        await import_files(tx, export, data, summary.counts, lambda d, t: progress("files", d, t))
         await bulk.finish_streams(tx)
         await create_system_bots(tx, DEFAULT_REALM_HOST, rt.now())
     return summary
 
 
-async def _import_org(tx: Tx, data: fmt.TableData, summary: ImportSummary, now: int) -> None:
+async def _import_org(tx: Tx, data: TableData, summary: ImportSummary, now: int) -> None:
     realm = data["zerver_realm"][0]
     groups = plan.Groups(data)
     streams = data.get("zerver_stream", [])
@@ -123,7 +125,7 @@ async def _import_org(tx: Tx, data: fmt.TableData, summary: ImportSummary, now: 
     await _import_personal(tx, data)
 
 
-async def _import_users(tx: Tx, data: fmt.TableData, summary: ImportSummary) -> None:
+async def _import_users(tx: Tx, data: TableData, summary: ImportSummary) -> None:
     rows = [plan.user_row(r) for r in data.get("zerver_userprofile", [])]
     rows += [
         plan.user_row(r, is_active=False) for r in data.get("zerver_userprofile_mirrordummy", [])
@@ -183,7 +185,7 @@ async def _import_groups(tx: Tx, groups: plan.Groups, now: int) -> dict[str, int
     return {name: system_ids[name] for name in plan.SYSTEM_GROUP_NAMES}
 
 
-async def _import_subscriptions(tx: Tx, data: fmt.TableData, summary: ImportSummary) -> None:
+async def _import_subscriptions(tx: Tx, data: TableData, summary: ImportSummary) -> None:
     recipients = plan.Recipients(data)
     rows = []
     for r in data.get("zerver_subscription", []):
@@ -194,7 +196,7 @@ async def _import_subscriptions(tx: Tx, data: fmt.TableData, summary: ImportSumm
     summary.counts["subscriptions"] = len(rows)
 
 
-async def _import_realm_config(tx: Tx, data: fmt.TableData, summary: ImportSummary) -> None:
+async def _import_realm_config(tx: Tx, data: TableData, summary: ImportSummary) -> None:
     """Custom profile fields and values, linkifiers, code playgrounds."""
     fields = [
         (
@@ -245,7 +247,7 @@ async def _import_realm_config(tx: Tx, data: fmt.TableData, summary: ImportSumma
     summary.counts["playgrounds"] = len(playgrounds)
 
 
-async def _import_personal(tx: Tx, data: fmt.TableData) -> None:
+async def _import_personal(tx: Tx, data: TableData) -> None:
     """Alert words, muted users and topic visibility policies."""
     words = [
         (as_int(r["user_profile"]), as_str(r.get("word"))) for r in data.get("zerver_alertword", [])
@@ -272,7 +274,7 @@ async def _import_personal(tx: Tx, data: fmt.TableData) -> None:
 
 async def _import_messages(
     tx: Tx,
-    export: fmt.ExportReader,
+    export: ExportReader,
     files: list[str],
     recipients: plan.Recipients,
     summary: ImportSummary,
@@ -301,7 +303,7 @@ async def _import_messages(
 
 
 def _message_rows(
-    chunk: fmt.TableData, recipients: plan.Recipients, clients: dict[int, str]
+    chunk: TableData, recipients: plan.Recipients, clients: dict[int, str]
 ) -> tuple[list[tuple[object, ...]], list[tuple[object, ...]]]:
     """Our message and user_message rows for one messages-NNNNNN.json (runs in a thread)."""
     rows: list[tuple[object, ...]] = []
@@ -336,13 +338,13 @@ def _message_rows(
     ums: list[tuple[object, ...]] = []
     for um in chunk.get("zerver_usermessage", []):
         message_id = as_int(um["message"])
-        bits = fmt.flags_from_zulip(as_int(um.get("flags_mask")))
+        bits = _teamchat_flags(as_int(um.get("flags_mask")))
         bits = (bits | flags.IS_PRIVATE) if message_id in is_dm else (bits & ~flags.IS_PRIVATE)
         ums.append((as_int(um["user_profile"]), message_id, bits))
     return rows, ums
 
 
-async def _import_reactions(tx: Tx, data: fmt.TableData, summary: ImportSummary) -> None:
+async def _import_reactions(tx: Tx, data: TableData, summary: ImportSummary) -> None:
     rows = [
         (
             as_int(r["message"]),
@@ -355,91 +357,3 @@ async def _import_reactions(tx: Tx, data: fmt.TableData, summary: ImportSummary)
     ]
     await bulk.insert_reactions(tx, rows)
     summary.counts["reactions"] = len(rows)
-
-
-async def _import_files(
-    tx: Tx,
-    export: fmt.ExportReader,
-    data: fmt.TableData,
-    summary: ImportSummary,
-    progress: Progress,
-) -> None:
-    """Uploads (attachment.json + uploads/), custom emoji (emoji/), avatars (avatars/)."""
-    attachments = (await asyncio.to_thread(export.tables, "attachment.json")).get(
-        "zerver_attachment", []
-    )
-    date_sent = {}
-    for r in attachments:
-        for message_id in plan.id_list(r.get("messages")):
-            date_sent[as_int(message_id)] = 0
-    if date_sent:
-        date_sent = await _dates_sent(tx, list(date_sent))
-    total = len(attachments)
-    imported = 0
-    for done, r in enumerate(attachments, 1):
-        path_id = as_str(r.get("path_id"))
-        blob = await asyncio.to_thread(export.file_bytes, "uploads", path_id)
-        if blob is None:
-            continue
-        file_name = as_str(r.get("file_name")) or path_id.rsplit("/", 1)[-1]
-        content_type = as_str(r.get("content_type")) or (
-            mimetypes.guess_type(file_name)[0] or "application/octet-stream"
-        )
-        row = (as_int(r["id"]), path_id, file_name, content_type, len(blob),
-               as_int(r["owner"]), as_int(r.get("create_time")))  # fmt: skip
-        chunks = [blob[i : i + CHUNK_BYTES] for i in range(0, len(blob), CHUNK_BYTES)] or [b""]
-        links = [(as_int(m), date_sent.get(as_int(m), 0)) for m in plan.id_list(r.get("messages"))]
-        await bulk.insert_attachment(tx, row, chunks, [lk for lk in links if lk[0] in date_sent])
-        imported += 1
-        progress("files", done, total)
-    summary.counts["uploads"] = imported
-    summary.counts["custom emoji"] = await _import_emoji(tx, export, data)
-    summary.counts["avatars"] = await _import_avatars(tx, export, data)
-
-
-async def _dates_sent(tx: Tx, message_ids: list[int]) -> dict[int, int]:
-    rows = await store.messages.list_messages(tx, message_ids)
-    return {m.id: m.date_sent for m in rows}
-
-
-async def _import_emoji(tx: Tx, export: fmt.ExportReader, data: fmt.TableData) -> int:
-    records = {as_str(r.get("file_name")): r for r in export.records("emoji")}
-    count = 0
-    for r in data.get("zerver_realmemoji", []):
-        file_name = as_str(r.get("file_name"))
-        record = records.get(file_name)
-        realm_id = as_int(data["zerver_realm"][0].get("id"))
-        path = as_str(record.get("path")) if record else f"{realm_id}/emoji/images/{file_name}"
-        blob = await asyncio.to_thread(export.file_bytes, "emoji", path)
-        content_type = images.sniff_image_type(blob) if blob else None
-        if blob is None or content_type is None:
-            continue
-        row = (as_int(r["id"]), as_str(r.get("name")), file_name, content_type,
-               as_opt_int(r.get("author")), 0, int(bool(r.get("deactivated"))))  # fmt: skip
-        await bulk.insert_realm_emoji(tx, row, blob, images.still_image(content_type, blob))
-        count += 1
-    return count
-
-
-async def _import_avatars(tx: Tx, export: fmt.ExportReader, data: fmt.TableData) -> int:
-    uploaded = {
-        as_int(u["id"]) for u in data.get("zerver_userprofile", []) if u.get("avatar_source") == "U"
-    }
-    chosen: dict[int, str] = {}
-    for r in export.records("avatars"):
-        user_id, path = as_int(r.get("user_profile_id")), as_str(r.get("path"))
-        if user_id not in uploaded or path.endswith("-medium.png"):
-            continue
-        if path.endswith(".original") or user_id not in chosen:
-            chosen[user_id] = path
-    count = 0
-    for user_id, path in sorted(chosen.items()):
-        blob = await asyncio.to_thread(export.file_bytes, "avatars", path)
-        content_type = images.sniff_image_type(blob) if blob else None
-        if blob is not None and content_type is not None:
-            await bulk.insert_avatar(tx, user_id, content_type, blob)
-            count += 1
-            uploaded.discard(user_id)
-    for user_id in uploaded:  # an uploaded avatar whose file the export lacks
-        await store.users.update_avatar_source(tx, user_id, "G")
-    return count

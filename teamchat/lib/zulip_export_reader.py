@@ -1,11 +1,11 @@
-"""Zulip's `manage.py export` format: file layout, table names and flag bits.
+"""Reading a Zulip `manage.py export` (its directory or .tar.gz) for `teamchat import`.
 
+The format's names and codes live in `zulip_export_format`; this module does the file I/O.
 Facts from Zulip's zerver/lib/export.py and zerver/lib/import_realm.py: realm.json holds
 every table but messages and attachments as {table: [row, ...]}; messages-NNNNNN.json hold
 zerver_message and zerver_usermessage (flags as `flags_mask`, Zulip's bit order);
 attachment.json holds zerver_attachment (with `messages`, a list of ids); uploads/, avatars/
 and emoji/ hold the files, each folder listed by its records.json. Dates are epoch floats.
-Shared by `teamchat import` and `teamchat export`; reads and writes no database.
 """
 
 from __future__ import annotations
@@ -15,77 +15,15 @@ import re
 import shutil
 import tarfile
 import tempfile
-from collections.abc import Iterator
 from pathlib import Path
 from types import TracebackType
 
-from teamchat.lib import flags
+from teamchat.lib import zulip_export_format as fmt
 
 Record = dict[str, object]
 TableData = dict[str, list[Record]]
 
-# zerver_recipient.type
-RECIPIENT_PERSONAL = 1
-RECIPIENT_STREAM = 2
-RECIPIENT_DIRECT_MESSAGE_GROUP = 3
-
-# UserMessage.ALL_FLAGS: bit i of `flags_mask` is the i-th name (zerver/models/messages.py).
-ZULIP_FLAG_ORDER = (
-    "read",
-    "starred",
-    "collapsed",
-    "mentioned",
-    "stream_wildcard_mentioned",
-    "topic_wildcard_mentioned",
-    "group_mentioned",
-    "force_expand",
-    "force_collapse",
-    "has_alert_word",
-    "historical",
-    "is_private",
-    "active_mobile_push_notification",
-)
-_OURS_BY_ZULIP_NAME = {
-    "read": flags.READ,
-    "starred": flags.STARRED,
-    "collapsed": flags.COLLAPSED,
-    "mentioned": flags.MENTIONED,
-    "stream_wildcard_mentioned": flags.STREAM_WILDCARD_MENTIONED,
-    "topic_wildcard_mentioned": flags.TOPIC_WILDCARD_MENTIONED,
-    # We keep no separate bit for group mentions: they count as mentions.
-    "group_mentioned": flags.MENTIONED,
-    "has_alert_word": flags.HAS_ALERT_WORD,
-    "historical": flags.HISTORICAL,
-    "is_private": flags.IS_PRIVATE,
-}
-_ZULIP_BIT = {name: 1 << i for i, name in enumerate(ZULIP_FLAG_ORDER)}
-# Our bit -> Zulip's bit, for writing exports (group_mentioned has no bit of ours).
-_ZULIP_BY_OURS = {
-    ours: _ZULIP_BIT[name]
-    for name, ours in _OURS_BY_ZULIP_NAME.items()
-    if name != "group_mentioned"
-}
-# A small table of all 2**13 masks would do too; the loop is fast enough for 10^6 rows.
-_MASK_CACHE: dict[int, int] = {}
-
 MESSAGE_FILE = re.compile(r"messages-\d{6}\.json")
-
-
-def flags_from_zulip(mask: int) -> int:
-    """Our `user_message.flags` bits for a Zulip `flags_mask`."""
-    cached = _MASK_CACHE.get(mask)
-    if cached is None:
-        cached = 0
-        for name, ours in _OURS_BY_ZULIP_NAME.items():
-            if mask & _ZULIP_BIT[name]:
-                cached |= ours
-        _MASK_CACHE[mask] = cached
-    return cached
-
-
-def flags_to_zulip(bits: int) -> int:
-    """Zulip's `flags_mask` for our `user_message.flags` bits."""
-    return sum(zulip for ours, zulip in _ZULIP_BY_OURS.items() if bits & ours)
 
 
 class ExportFormatError(Exception):
@@ -109,7 +47,7 @@ class ExportReader:
             self.root = _unpack(self.source, Path(self._tmp))
         elif not self.source.is_dir():
             raise ExportFormatError(f"{self.source} does not exist")
-        if not (self.root / "realm.json").is_file():
+        if not (self.root / fmt.REALM_FILE).is_file():
             raise ExportFormatError(f"{self.source} has no realm.json: not a Zulip export")
         return self
 
@@ -145,9 +83,9 @@ class ExportReader:
 
     def records(self, folder: str) -> list[Record]:
         """The records.json of uploads/, avatars/ or emoji/ (empty when absent)."""
-        if not (self.root / folder / "records.json").exists():
+        if not (self.root / folder / fmt.RECORDS_FILE).exists():
             return []
-        data = self._json(f"{folder}/records.json")
+        data = self._json(f"{folder}/{fmt.RECORDS_FILE}")
         if not isinstance(data, list):
             raise ExportFormatError(f"{folder}/records.json is not a list")
         return data
@@ -174,8 +112,3 @@ def _unpack(tarball: Path, into: Path) -> Path:
         if (child / "realm.json").exists():
             return child
     raise ExportFormatError(f"{tarball} holds no realm.json: not a Zulip export")
-
-
-def iter_rows(data: TableData, table: str) -> Iterator[Record]:
-    """The rows of `table` (none when the export does not have it)."""
-    yield from data.get(table, [])
