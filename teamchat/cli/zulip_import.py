@@ -18,7 +18,12 @@ from teamchat.cli.common import STATE, console, fail, run_action
 from teamchat.records import Role
 from teamchat.store.backup import DatabaseInUseError, ServerLock
 
-_STAGES = {"organization": "Organization", "messages": "Message files", "files": "Uploads"}
+_STAGES = {
+    "organization": "Organization",
+    "messages": "Message files",
+    "indexes": "Indexing",
+    "files": "Uploads",
+}
 
 
 def import_command(

@@ -10,13 +10,14 @@ and emoji/ hold the files, each folder listed by its records.json. Dates are epo
 
 from __future__ import annotations
 
-import json
 import re
 import shutil
 import tarfile
 import tempfile
 from pathlib import Path
 from types import TracebackType
+
+import msgspec
 
 from teamchat.lib import zulip_export_format as fmt
 
@@ -63,9 +64,8 @@ class ExportReader:
     def _json(self, relative: str) -> object:
         path = self.root / relative
         try:
-            with path.open("rb") as f:
-                return json.load(f)
-        except (OSError, ValueError) as exc:
+            return msgspec.json.decode(path.read_bytes())
+        except (OSError, msgspec.DecodeError) as exc:
             raise ExportFormatError(f"cannot read {relative}: {exc}") from None
 
     def tables(self, relative: str) -> TableData:

@@ -265,3 +265,43 @@ async def max_user_id(conn: Conn) -> int:
 async def max_group_id(conn: Conn) -> int:
     row = await conn.fetchone("SELECT coalesce(max(id), 0) FROM user_group")
     return int(row[0]) if row else 0
+
+
+# Tables whose secondary indexes are dropped during a bulk import and built again after:
+# one sort per index is much faster than updating it for every row.
+_BULK_TABLES = ("message", "user_message", "reaction")
+
+
+# The trigger that indexes each new message for search: one bulk insert is ~7x faster.
+_SEARCH_TRIGGER = "message_fts_insert"
+
+
+async def drop_bulk_indexes(tx: Tx) -> list[str]:
+    """Drop the secondary indexes of the big tables and the search trigger; return the
+    statements that create them again. Only for a database with no messages yet."""
+    rows = await tx.fetchall(
+        "SELECT type, name, sql FROM sqlite_master WHERE sql IS NOT NULL AND"
+        " ((type = 'index' AND tbl_name IN (?, ?, ?)) OR (type = 'trigger' AND name = ?))",
+        (*_BULK_TABLES, _SEARCH_TRIGGER),
+    )
+    for row in rows:
+        await tx.execute(f'DROP {str(row["type"]).upper()} "{row["name"]}"')
+    return [str(row["sql"]) for row in rows]
+
+
+async def create_indexes(tx: Tx, statements: Sequence[str]) -> None:
+    """Index every message for search, then create again what `drop_bulk_indexes` dropped."""
+    await tx.execute(
+        "INSERT INTO message_fts (rowid, topic, content) SELECT id, topic, content FROM message"
+    )
+    for sql in statements:
+        await tx.execute(sql)
+
+
+_DEFAULT_CACHE_SIZE = -2000  # SQLite's default: 2000 KiB
+
+
+async def set_cache_size(tx: Tx, kib: int | None) -> None:
+    """Use a page cache of `kib` KiB on this connection (None: SQLite's default)."""
+    size = -kib if kib is not None else _DEFAULT_CACHE_SIZE
+    await tx.execute(f"PRAGMA cache_size = {int(size)}")
