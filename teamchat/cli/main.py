@@ -23,6 +23,7 @@ from teamchat.cli import (  # noqa: F401  (they add their commands to `admin`)
     admin_realm,
 )
 from teamchat.cli import backup as backup_commands
+from teamchat.cli import export as export_commands
 from teamchat.cli.admin import admin
 from teamchat.cli.common import (
     STATE,
@@ -50,6 +51,7 @@ app = typer.Typer(
 app.add_typer(admin, name="admin")
 app.command()(backup_commands.backup)
 app.command()(backup_commands.restore)
+app.command()(export_commands.export)
 app.command(name="import")(import_command)
 
 DEFAULT_ORG_NAME = "teamchat"

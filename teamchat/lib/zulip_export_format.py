@@ -82,6 +82,7 @@ REALM_TABLES_OPTIONAL = (
     "zerver_realmuserdefault",
     "zerver_scheduledmessage",
     "zerver_userstatus",
+    "zerver_channelfolder",
 )
 MESSAGE_TABLES = ("zerver_message", "zerver_usermessage")
 ATTACHMENT_TABLE = "zerver_attachment"
@@ -119,6 +120,14 @@ EXPORT_FULL_WITHOUT_CONSENT = 3
 EXPORT_TYPES = (EXPORT_PUBLIC, EXPORT_FULL_WITH_CONSENT, EXPORT_FULL_WITHOUT_CONSENT)
 # Message.type: normal messages (Zulip also has resolve-topic notifications, 2).
 MESSAGE_TYPE_NORMAL = 1
+# Realm/Stream policies Zulip stores as integers (teamchat and the API use the names).
+EDIT_HISTORY_POLICY: Mapping[str, int] = {"all": 1, "moves": 2, "none": 3}
+TOPICS_POLICY: Mapping[str, int] = {
+    "inherit": 1,
+    "allow_empty_topic": 2,
+    "disable_empty_topic": 3,
+    "empty_topic_only": 4,
+}
 # Client names used where teamchat keeps no client (zerver_client rows).
 DEFAULT_CLIENT = "Internal"
 # Zulip's system bots; exports reference them in zerver_userprofile_crossrealm.
