@@ -238,8 +238,17 @@ class Recipients:
             recipient = as_int(r["recipient"])
             if self.kind.get(recipient, (0, 0))[0] == fmt.RECIPIENT_DIRECT_MESSAGE_GROUP:
                 self.group_members.setdefault(recipient, []).append(as_int(r["user_profile"]))
-        self._next_id = max(self.kind, default=0) + 1
+        # Ids we keep (channels', groups'); one-to-one conversations fill the gaps in
+        # order of their first message, which gives a teamchat export its own ids back.
+        self._kept = {rid for rid, (kind, _) in self.kind.items() if kind != fmt.RECIPIENT_PERSONAL}
+        self._next_id = 1
         self.dm_ids: dict[str, int] = {}
+
+    def _free_id(self) -> int:
+        while self._next_id in self._kept:
+            self._next_id += 1
+        self._next_id += 1
+        return self._next_id - 1
 
     def stream_id(self, recipient_id: int) -> int | None:
         kind, type_id = self.kind.get(recipient_id, (0, 0))
@@ -264,8 +273,7 @@ class Recipients:
             ):
                 self.dm_ids[key] = recipient_id
             else:
-                self.dm_ids[key] = self._next_id
-                self._next_id += 1
+                self.dm_ids[key] = self._free_id()
         return self.dm_ids[key], None
 
 

@@ -142,7 +142,8 @@ async def _import_users(tx: Tx, data: TableData, summary: ImportSummary) -> None
         key = _CROSS_REALM_BOTS.get(as_str(bot.get("email")))
         if key is None or any(r[1] == system_bot_email(key, DEFAULT_REALM_HOST) for r in rows):
             continue
-        rows.append(_system_bot_row(as_int(bot["id"]), key))
+        joined = as_int(data["zerver_realm"][0].get("date_created"))
+        rows.append(_system_bot_row(as_int(bot["id"]), key, joined))
     rows.sort(key=lambda r: as_int(r[0]))
     await bulk.insert_users(tx, rows)
     system = {system_bot_email(k, DEFAULT_REALM_HOST) for k in SYSTEM_BOT_NAMES}
@@ -154,11 +155,11 @@ async def _import_users(tx: Tx, data: TableData, summary: ImportSummary) -> None
     summary.counts["users"] = len(summary.users)
 
 
-def _system_bot_row(user_id: int, key: str) -> tuple[object, ...]:
+def _system_bot_row(user_id: int, key: str, date_joined: int) -> tuple[object, ...]:
     """Our system bot `key` under the id Zulip's cross-realm bot had."""
     return (
         user_id, system_bot_email(key, DEFAULT_REALM_HOST), SYSTEM_BOT_NAMES[key],
-        random_api_key(), 400, 1, 1, 1, None, 0, "", "G", 1, 1, "{}",
+        random_api_key(), 400, 1, 1, 1, None, date_joined, "", "G", 1, 1, "{}",
     )  # fmt: skip
 
 
