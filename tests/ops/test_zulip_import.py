@@ -173,4 +173,13 @@ def test_a_broken_export_leaves_no_database(tmp_path: Path) -> None:
     (broken / "messages-000001.json").write_text(json.dumps(bad))
     failed = cli(db, "import", str(broken), check=False)
     assert failed.returncode == 1 and "Traceback" not in failed.stderr, failed.stderr
+    assert "export is inconsistent" in failed.stderr and not db.exists()
+    del bad["zerver_message"][0]["sender"]  # a row without a required field
+    (broken / "messages-000001.json").write_text(json.dumps(bad))
+    malformed = cli(db, "import", str(broken), check=False)
+    assert malformed.returncode == 1 and "export is malformed" in malformed.stderr
+    assert "Traceback" not in malformed.stderr and not db.exists()
+    (broken / "realm.json").write_text("[1, 2")
+    garbled = cli(db, "import", str(broken), check=False)
+    assert garbled.returncode == 1 and "cannot read realm.json" in garbled.stderr
     assert not db.exists()

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import functools
+import sqlite3
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -69,6 +70,11 @@ async def import_realm(rt: Runtime, path: Path, progress: Progress) -> ImportSum
         return await _import(rt, export, progress)
     except ExportFormatError as exc:
         raise ZulipError(str(exc)) from None
+    except sqlite3.IntegrityError as exc:  # a row pointing nowhere, a duplicate email...
+        raise ZulipError(f"The export is inconsistent ({exc}); nothing was imported.") from None
+    except (KeyError, TypeError, ValueError, AttributeError, IndexError) as exc:
+        # A row without a field the format requires, or of the wrong shape.
+        raise ZulipError(f"The export is malformed ({exc!r}); nothing was imported.") from None
     finally:
         reader.__exit__(None, None, None)
 
