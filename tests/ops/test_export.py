@@ -232,3 +232,24 @@ def test_export_refuses_an_existing_path_and_a_missing_folder(
     assert bad_type.returncode == 1 and "everything" in bad_type.stderr
     assert not (tmp_path / "o").exists()
     assert httpx.get(proc.url + "/health").status_code == 200
+
+
+def test_consent_export_holds_what_consenting_people_received(
+    organization: Organization, tmp_path: Path
+) -> None:
+    proc, made = organization
+    cli(proc.db, "export", str(tmp_path / "none"), "--type", "consent")
+    _, messages, _ = check_export(tmp_path / "none")
+    ids = {m["id"] for m in messages}
+    assert made["public"] in ids and made["dm"] not in ids and made["group"] not in ids
+    with Api(proc.url) as anonymous:
+        key = anonymous.ok("POST", "/fetch_api_key", username="hamlet@example.com",
+                           password=PASSWORD)["api_key"]  # fmt: skip
+    with Api(proc.url, "hamlet@example.com", key) as hamlet:
+        hamlet.ok("PATCH", "/settings", allow_private_data_export=True)
+    cli(proc.db, "export", str(tmp_path / "hamlet"), "--type", "consent")
+    _, messages, user_messages = check_export(tmp_path / "hamlet")
+    ids = {m["id"] for m in messages}
+    assert {made["public"], made["dm"], made["group"]} <= ids
+    assert "private" in {m["content"] for m in messages}  # hamlet is in the private channel
+    assert {um["user_profile"] for um in user_messages} == {made["hamlet"]}

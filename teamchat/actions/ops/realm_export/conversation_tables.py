@@ -98,6 +98,8 @@ def conversation_tables(ctx: ExportContext) -> dict[str, Table]:
     for sid, rid in sorted(ctx.stream_recipient.items()):
         recipients.append({"id": rid, "type": fmt.RECIPIENT_STREAM, "type_id": sid})
     for sub in ctx.snapshot.rows("subscription"):
+        if not ctx.is_exported_user(int(str(sub["user_id"]))):
+            continue  # system bots: cross-realm users, as in Zulip's export
         row = _subscription(
             len(subscriptions) + 1,
             int(str(sub["user_id"])),

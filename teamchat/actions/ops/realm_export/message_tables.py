@@ -8,6 +8,7 @@ their flags); a full export holds everything.
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Callable
 
 import msgspec
@@ -76,6 +77,7 @@ def write_message_files(
 ) -> set[int]:
     """Write messages-000001.json...; return the ids of the messages written."""
     exported: set[int] = set()
+    user_message_ids = itertools.count(1)
     number = 0
     for batch in ctx.snapshot.messages(fmt.MESSAGES_PER_FILE):
         ums = ctx.snapshot.user_messages(int(str(batch[0]["id"])), int(str(batch[-1]["id"])))
@@ -94,12 +96,12 @@ def write_message_files(
                 ],
                 "zerver_usermessage": [
                     {
-                        "id": n,
+                        "id": next(user_message_ids),
                         "user_profile": um["user_id"],
                         "message": um["message_id"],
                         "flags_mask": fmt.zulip_flags_mask(int(str(um["flags"]))),
                     }
-                    for n, um in enumerate(ums, 1)
+                    for um in ums
                     if um["message_id"] in chosen
                     and ctx.is_exported_user(int(str(um["user_id"])))
                     and (not consent_only or um["user_id"] in ctx.consented)

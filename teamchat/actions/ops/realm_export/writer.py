@@ -70,6 +70,30 @@ def _write_stats(root: Path, tables: dict[str, list[Row]], message_files: int) -
     (root / fmt.STATS_FILE).write_text("\n".join(lines) + "\n")
 
 
+def _counter(progress: ExportProgress, phase: str, total: int) -> Callable[[int], None]:
+    """A step function reporting `phase`'s running count out of `total`."""
+    done = 0
+    progress(phase, 0, total)
+
+    def step(count: int) -> None:
+        nonlocal done
+        done += count
+        progress(phase, done, total)
+
+    return step
+
+
+def _realm_tables(ctx: ExportContext, clients: ClientIds) -> dict[str, list[Row]]:
+    """realm.json's tables that do not depend on which messages are exported."""
+    tables: dict[str, list[Row]] = {"zerver_realm": [realm_row(ctx)]}
+    tables.update(organization_tables(ctx))
+    tables.update(user_tables(ctx))
+    tables.update(bot_tables(ctx))
+    tables.update(conversation_tables(ctx))
+    tables.update(personal_tables(ctx, clients.id_of(fmt.DEFAULT_CLIENT)))
+    return tables
+
+
 def write_export_dir(
     snapshot: Snapshot, root: Path, export_type: int, now: int, progress: ExportProgress
 ) -> ExportSummary:
@@ -77,22 +101,8 @@ def write_export_dir(
     ctx = ExportContext(snapshot, export_type, now)
     clients = ClientIds()
     write = _write_json(root)
-    tables: dict[str, list[Row]] = {"zerver_realm": [realm_row(ctx)]}
-    tables.update(organization_tables(ctx))
-    tables.update(user_tables(ctx))
-    tables.update(bot_tables(ctx))
-    tables.update(conversation_tables(ctx))
-    tables.update(personal_tables(ctx, clients.id_of(fmt.DEFAULT_CLIENT)))
-
-    total = snapshot.count_messages()
-    done = 0
-
-    def step(count: int) -> None:
-        nonlocal done
-        done += count
-        progress("messages", done, total)
-
-    progress("messages", 0, total)
+    tables = _realm_tables(ctx, clients)
+    step = _counter(progress, "messages", snapshot.count_messages())
     message_ids = write_message_files(ctx, clients, write, step)
     tables["zerver_reaction"] = reaction_table(ctx, message_ids)
     tables["zerver_scheduledmessage"] = scheduled_message_table(ctx, clients)
@@ -102,18 +112,11 @@ def write_export_dir(
 
     attachments = attachment_table(ctx, message_ids)
     write(fmt.ATTACHMENT_FILE, {fmt.ATTACHMENT_TABLE: attachments})
-    uploaded = 0
-
-    def upload_step(count: int) -> None:
-        nonlocal uploaded
-        uploaded += count
-        progress("uploads", uploaded, len(attachments))
-
+    upload_step = _counter(progress, "uploads", len(attachments))
     upload_bytes = files.write_uploads(ctx, root, attachments, upload_step)
     files.write_avatars(ctx, root)
-    files.write_emoji(ctx, root, organization_tables(ctx)["zerver_realmemoji"])
-    message_files = len(list(root.glob("messages-*.json")))
-    _write_stats(root, tables, message_files)
+    files.write_emoji(ctx, root, tables["zerver_realmemoji"])
+    _write_stats(root, tables, len(list(root.glob("messages-*.json"))))
     return ExportSummary(
         path=str(root),
         users=len(tables["zerver_userprofile"]),
@@ -152,7 +155,7 @@ def write_export(
             summary = write_export_dir(snapshot, root, export_type, now, progress)
             partial = dest.with_name(dest.name + ".partial")
             progress("tarball", 0, 1)
-            with tarfile.open(partial, "w:gz") as tar:
+            with tarfile.open(partial, "w:gz", compresslevel=6) as tar:  # gzip's default
                 tar.add(root, arcname=top)
             partial.replace(dest)
             progress("tarball", 1, 1)
