@@ -31,6 +31,10 @@ _CAPABILITIES = json.dumps(
 )
 
 
+def _host(owner: Api) -> str:
+    return str(owner.ok("GET", "/users/me")["email"]).split("@", 1)[1]
+
+
 def _key(db: Path, email: str) -> str:
     parser = configparser.ConfigParser()
     parser.read_string(cli(db, "admin", "zuliprc", email).stdout)
@@ -49,6 +53,8 @@ def _snapshot(server: ServerProcess, email: str) -> dict[str, Any]:
                      apply_markdown=False)["messages"]  # fmt: skip
     for name in _VOLATILE:
         state.pop(name, None)
+    for bot in state.get("realm_bots", []):
+        bot.pop("api_key")  # exports carry no API keys: imported bots get new ones
     text = json.dumps({"state": state, "messages": messages, "raw": raw}, sort_keys=True)
     return dict(json.loads(text.replace(server.url, "SERVER")))
 
@@ -76,9 +82,28 @@ def test_export_then_import_loses_nothing(
         owner.ok("PATCH", f"/messages/{made['public']}", content="edited, see the notes")
         owner.ok("POST", "/realm/playgrounds", name="Py", pygments_language="Python",
                  url_template="https://py.example/?c={code}")  # fmt: skip
+        folder = owner.ok("POST", "/channel_folders/create", name="Ops", description="ops")
+        channel = owner.ok("GET", "/get_stream_id", stream="general")["stream_id"]
+        owner.ok("PATCH", f"/streams/{channel}", folder_id=folder["channel_folder_id"])
+        owner.ok("POST", "/users/me/status", status_text="on a boat", emoji_name="boat")
+        owner.ok("POST", "/users/me/presence", status="active", new_user_input=True)
+        owner.ok("POST", "/scheduled_messages", type="stream", to=channel, topic="later",
+                 content="in the future", scheduled_delivery_timestamp=4_000_000_000)  # fmt: skip
+        owner.ok("POST", "/scheduled_messages", type="direct", to=[made["hamlet"]],
+                 content="psst later", scheduled_delivery_timestamp=4_000_000_001)  # fmt: skip
+        bot = owner.ok("POST", "/users/me/bots", full_name="Storage bot", short_name="storage",
+                       bot_type=1, default_sending_stream="general")  # fmt: skip
+        with Api(source.url, f"storage-bot@{_host(owner)}", bot["api_key"]) as storage_bot:
+            storage_bot.ok("PUT", "/bot_storage", storage=json.dumps({"counter": "3"}))
+        owner.ok("POST", "/users/me/bots", full_name="Hook bot", short_name="hook", bot_type=3,
+                 payload_url="http://127.0.0.1:9/hook", interface_type=2)  # fmt: skip
     cli(source.db, "export", str(tmp_path / "export.tar.gz"))
     emails = [source.owner_email, "hamlet@example.com", "cordelia@example.com"]
     before = {email: _snapshot(source, email) for email in emails}
+    owner_state = before[source.owner_email]["state"]  # what the comparison covers
+    assert len(owner_state["scheduled_messages"]) == 2 and owner_state["channel_folders"]
+    assert owner_state["user_status"] and owner_state["presences"]
+    assert {b["full_name"] for b in owner_state["realm_bots"]} == {"Storage bot", "Hook bot"}
 
     target = ServerProcess(tmp_path / "target")
     target.directory.mkdir()
@@ -86,6 +111,9 @@ def test_export_then_import_loses_nothing(
     target.start()
     try:
         after = {email: _snapshot(target, email) for email in emails}
+        bot_email = f"storage-bot@{emails[0].split('@')[1]}"
+        with Api(target.url, bot_email, _key(target.db, bot_email)) as storage_bot:
+            assert storage_bot.ok("GET", "/bot_storage")["storage"] == {"counter": "3"}
     finally:
         target.stop()
     for email in emails:

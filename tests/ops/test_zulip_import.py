@@ -183,3 +183,26 @@ def test_a_broken_export_leaves_no_database(tmp_path: Path) -> None:
     garbled = cli(db, "import", str(broken), check=False)
     assert garbled.returncode == 1 and "cannot read realm.json" in garbled.stderr
     assert not db.exists()
+
+
+def test_folders_bots_status_presence_and_scheduled_messages(imported: ServerProcess) -> None:
+    with _log_in(imported.url, HAMLET) as hamlet:
+        state = hamlet.ok("POST", "/register", fetch_event_types=json.dumps(
+            ["channel_folders", "scheduled_messages", "user_status",
+             "subscription"]))  # fmt: skip
+    assert [f["name"] for f in state["channel_folders"]] == ["Kingdoms"]
+    denmark = next(s for s in state["subscriptions"] if s["name"] == "Denmark")
+    assert denmark["folder_id"] == state["channel_folders"][0]["id"]
+    scheduled = {m["scheduled_message_id"]: m for m in state["scheduled_messages"]}
+    assert set(scheduled) == {1, 2}  # the delivered one is a message already
+    assert scheduled[1]["to"] == 20 and scheduled[2]["to"] == [10]
+    assert state["user_status"]["11"]["status_text"] == "To be or not to be"
+    # Presence from 2023 is too old to be listed (Zulip's 14 days): the round trip covers it.
+    with _log_in(imported.url, OTHELLO) as othello:
+        bots = othello.ok("POST", "/register", fetch_event_types='["realm_bot"]')["realm_bots"]
+    hook = next(b for b in bots if b["email"] == "hook-bot@zulip.example")
+    assert hook["services"][0]["base_url"] == "https://hooks.example/zulip"
+    helper = "helper-bot@zulip.example"
+    key = cli(imported.db, "admin", "zuliprc", helper).stdout.split("key=")[1].split()[0]
+    with Api(imported.url, helper, key) as bot:
+        assert bot.ok("GET", "/bot_storage")["storage"] == {"counter": "42"}

@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from teamchat.actions.ops import import_plan as plan
+from teamchat.actions.ops.import_extras import import_extras
 from teamchat.actions.ops.import_files import import_files
 from teamchat.actions.ops.import_plan import as_int, as_opt_int, as_str
 from teamchat.actions.org.realm import DEFAULT_REALM_HOST
@@ -103,6 +104,7 @@ async def _import(rt: Runtime, export: ExportReader, progress: Progress) -> Impo
         await bulk.set_cache_size(tx, None)
         progress("indexes", 1, 1)
         await import_files(tx, export, data, summary.counts, lambda d, t: progress("files", d, t))
+        await import_extras(tx, data, summary.counts)
         await bulk.finish_streams(tx)
         await create_system_bots(tx, DEFAULT_REALM_HOST, rt.now())
     return summary
