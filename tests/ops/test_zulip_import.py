@@ -60,6 +60,7 @@ def test_people_keep_ids_roles_and_settings(imported: ServerProcess) -> None:
             ["realm", "realm_user_groups", "realm_playgrounds", "default_streams",
              "alert_words", "muted_users", "user_topic", "user_settings"]))  # fmt: skip
     assert state["user_settings"]["enter_sends"] is True
+    assert state["realm_description"] == "<p>A test <strong>organization</strong></p>"
     assert state["realm_name"] == "Zephyr Corp" and state["realm_waiting_period_threshold"] == 3
     assert state["realm_new_stream_announcements_stream_id"] == 20
     groups = {g["name"]: g for g in state["realm_user_groups"]}
@@ -90,6 +91,8 @@ def test_messages_with_flags_reactions_history_and_dms(imported: ServerProcess) 
         assert "starred" in messages[101]["flags"] and "read" in messages[101]["flags"]
         assert "read" not in messages[106]["flags"] and messages[106]["type"] == "private"
         assert messages[101]["subject"] == "welcome"
+        # Never rendered by Zulip: rendered on import, as its sender wrote it.
+        assert messages[107]["content"] == "<p>mirrored <strong>from</strong> irc</p>"
         reactions = {(r["emoji_name"], r["user_id"]) for r in messages[100]["reactions"]}
         assert reactions == {("+1", 11), ("green_tick", 10)}
         assert [u["id"] for u in messages[104]["display_recipient"]] == [10, 11, 13]

@@ -1,12 +1,15 @@
 """The smaller tables of a Zulip export for `teamchat import`: channel folders, bots'
 services, configuration, storage and defaults, user status and presence, scheduled
-messages and reminders. Written in the import's transaction.
+messages and reminders; and rendering what Zulip left unrendered (the organization's
+description, messages without rendered content). Written in the import's transaction.
 """
 
 from __future__ import annotations
 
 import json
 
+from teamchat import store
+from teamchat.actions.messages.message_common import render
 from teamchat.actions.ops import import_plan as plan
 from teamchat.actions.ops.import_plan import as_int, as_opt_int, as_str
 from teamchat.lib import zulip_export_format as fmt
@@ -152,3 +155,23 @@ def _scheduled_recipient(
         others = sorted(set(members) - {sender}) or [sender]
         return None, json.dumps(others)
     raise plan.BadExportError(f"scheduled message {s.get('id')} has an unknown recipient")
+
+
+async def render_what_zulip_did_not(tx: Tx, message_ids: list[int]) -> None:
+    """Render the organization's description and the messages listed (each as its sender
+    wrote it) now that people, channels, groups and linkifiers are in place."""
+    realm = await store.realm.get_realm(tx)
+    assert realm is not None
+    for message in await store.messages.list_messages(tx, message_ids):
+        sender = await store.users.get_user_by_id(tx, message.sender_id)
+        assert sender is not None
+        rendered = await render(tx, sender, message.content, "")
+        await store.messages.set_rendered_content(tx, message.id, rendered.html)
+    if realm.description:
+        owners = [u for u in await store.users.list_users(tx) if u.is_owner and not u.is_bot]
+        if owners:
+            html = (await render(tx, owners[0], realm.description, "")).html
+            await store.realm.update_name_description(
+                tx, realm.id, name=realm.name, description=realm.description,
+                rendered_description=html,
+            )  # fmt: skip

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from teamchat.actions.ops import import_plan as plan
-from teamchat.actions.ops.import_extras import import_extras
+from teamchat.actions.ops.import_extras import import_extras, render_what_zulip_did_not
 from teamchat.actions.ops.import_files import import_files
 from teamchat.actions.ops.import_plan import as_int, as_opt_int, as_str
 from teamchat.actions.org.realm import DEFAULT_REALM_HOST
@@ -86,7 +86,6 @@ async def _import(rt: Runtime, export: ExportReader, progress: Progress) -> Impo
     if len(realms) != 1:
         raise ZulipError("realm.json must hold exactly one zerver_realm row")
     summary = ImportSummary(realm_name=as_str(realms[0].get("name")))
-    message_files = export.message_files()
     async with rt.db.write() as tx:
         if not await bulk.is_empty(tx):
             raise ZulipError("This database is not empty; import needs a new database.")
@@ -97,7 +96,7 @@ async def _import(rt: Runtime, export: ExportReader, progress: Progress) -> Impo
         recipients = plan.Recipients(data)
         indexes = await bulk.drop_bulk_indexes(tx)
         await bulk.set_cache_size(tx, IMPORT_CACHE_KIB)
-        await _import_messages(tx, export, message_files, recipients, summary, progress)
+        unrendered = await _import_messages(tx, export, data, recipients, summary, progress)
         await _import_reactions(tx, data, summary)
         progress("indexes", 0, 1)
         await bulk.create_indexes(tx, indexes)
@@ -105,6 +104,7 @@ async def _import(rt: Runtime, export: ExportReader, progress: Progress) -> Impo
         progress("indexes", 1, 1)
         await import_files(tx, export, data, summary.counts, lambda d, t: progress("files", d, t))
         await import_extras(tx, data, summary.counts)
+        await render_what_zulip_did_not(tx, unrendered)
         await bulk.finish_streams(tx)
         await create_system_bots(tx, DEFAULT_REALM_HOST, rt.now())
     return summary
@@ -292,21 +292,26 @@ async def _import_personal(tx: Tx, data: TableData) -> None:
 async def _import_messages(
     tx: Tx,
     export: ExportReader,
-    files: list[str],
+    data: TableData,
     recipients: plan.Recipients,
     summary: ImportSummary,
     progress: Progress,
-) -> None:
-    clients = {}
-    realm_data = await asyncio.to_thread(export.tables, "realm.json")
-    for r in realm_data.get("zerver_client", []):
-        clients[as_int(r["id"])] = as_str(r.get("name"))
+) -> list[int]:
+    """Every messages-NNNNNN.json; return the ids of messages Zulip never rendered."""
+    files = export.message_files()
+    clients = {as_int(r["id"]): as_str(r.get("name")) for r in data.get("zerver_client", [])}
     known_dms = dict(recipients.dm_ids)
     messages = user_messages = 0
+    unrendered: list[int] = []
     progress("messages", 0, len(files))
     for done, name in enumerate(files, 1):
         chunk = await asyncio.to_thread(export.tables, name)
         rows, ums = await asyncio.to_thread(_message_rows, chunk, recipients, clients)
+        unrendered += [
+            as_int(m["id"])
+            for m in chunk.get("zerver_message", [])
+            if not isinstance(m.get("rendered_content"), str) or not m["rendered_content"]
+        ]
         new_dms = [(rid, key) for key, rid in recipients.dm_ids.items() if key not in known_dms]
         known_dms.update(recipients.dm_ids)
         await bulk.insert_dm_recipients(tx, new_dms)
@@ -317,6 +322,7 @@ async def _import_messages(
         progress("messages", done, len(files))
     summary.counts["messages"] = messages
     summary.counts["message flags"] = user_messages
+    return unrendered
 
 
 def _message_rows(
