@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import io
 import json
+import sqlite3
 import tarfile
 import time
 from collections.abc import Callable
@@ -132,7 +133,20 @@ def test_export_requests_are_checked(start_server: Callable[..., ServerProcess])
             "Must be an organization administrator",
             ADMIN_CODE,
         )
+        # The imported organization needs an owner who can log in.
+        assert_error(
+            owner.post("/export/realm", export_type=2),
+            "Make sure at least one Organization Owner is consenting to the export "
+            "or contact noreply@teamchat.local for help.",
+        )
+        owner.ok("PATCH", "/settings", email_address_visibility=4)
+        assert_error(
+            owner.post("/export/realm", export_type=1),
+            "Make sure at least one Organization Owner allows other Administrators to see "
+            "their email address or contact noreply@teamchat.local for help",
+        )
         assert owner.ok("GET", "/export/realm")["exports"] == []  # nothing was recorded
+        owner.ok("PATCH", "/settings", allow_private_data_export=True)
         ids = [owner.ok("POST", "/export/realm", export_type=2)["id"] for _ in range(5)]
         assert_error(owner.post("/export/realm"), "Exceeded rate limit.")
         assert [e["id"] for e in owner.ok("GET", "/export/realm")["exports"]] == ids
@@ -157,3 +171,26 @@ def test_consents_list_and_events(start_server: Callable[..., ServerProcess]) ->
         consents = owner.ok("GET", "/export/realm/consents")["export_consents"]
         assert {"user_id": hamlet.user_id, "consented": True} in consents  # type: ignore[attr-defined]
         hamlet.close()
+
+
+def test_exports_a_stopped_server_left_unfinished_are_failed_at_start(
+    start_server: Callable[..., ServerProcess],
+) -> None:
+    proc = start_server()
+    with Api(proc.url, proc.owner_email, proc.owner_key) as owner:
+        owner_id = owner.ok("GET", "/users/me")["user_id"]
+    proc.stop()
+    with sqlite3.connect(proc.db) as conn:  # as if the server died while exporting
+        conn.execute(
+            "INSERT INTO realm_export (acting_user_id, export_type, status, date_requested,"
+            " realm_url, secret) VALUES (?, 2, 2, 1700000000, ?, 'abc')",
+            (owner_id, proc.url),
+        )
+    proc.start()
+    with Api(proc.url, proc.owner_email, proc.owner_key) as owner:
+        [entry] = owner.ok("GET", "/export/realm")["exports"]
+        assert entry["pending"] is False and entry["failed_timestamp"] is not None
+        assert entry["export_url"] is None and entry["export_time"] == 1700000000
+        assert_error(
+            owner.delete(f"/export/realm/{entry['id']}"), "Export failed, nothing to delete"
+        )

@@ -83,8 +83,15 @@ REALM_TABLES_OPTIONAL = (
     "zerver_scheduledmessage",
     "zerver_userstatus",
     "zerver_channelfolder",
+    "zerver_savedsnippet",
+    "zerver_navigationview",
+    # Not in Zulip's own exports yet (widgets' state); its importer ignores the key.
+    "zerver_submessage",
 )
 MESSAGE_TABLES = ("zerver_message", "zerver_usermessage")
+# zerver_message.edit_history is a JSON string (or null) of entries, newest first, each with
+# user_id, timestamp and prev_content/prev_rendered_content/prev_rendered_content_version,
+# prev_topic/topic, prev_stream/stream as they apply.
 ATTACHMENT_TABLE = "zerver_attachment"
 
 # Fields Zulip stores as datetimes; the export writes them as float UNIX timestamps.

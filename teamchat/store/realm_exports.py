@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import sqlite3
 
-from teamchat.records import RealmExportRow, Role
+from teamchat.records import EmailVisibility, RealmExportRow, Role
 from teamchat.store.db import Conn, Tx
 
 _COLUMNS = (
@@ -78,6 +78,14 @@ async def mark_failed(tx: Tx, export_id: int, now: int) -> None:
     )
 
 
+async def fail_unfinished(tx: Tx, now: int) -> int:
+    """Mark every requested or started export failed; return how many there were."""
+    return await tx.execute_rowcount(
+        "UPDATE realm_export SET status = ?, date_failed = ? WHERE status IN (?, ?)",
+        (FAILED, now, REQUESTED, STARTED),
+    )
+
+
 async def mark_deleted(tx: Tx, export_id: int, now: int) -> None:
     """Drop an export's tarball and mark it deleted."""
     await tx.execute("DELETE FROM realm_export_chunk WHERE export_id = ?", (export_id,))
@@ -119,3 +127,16 @@ async def export_consents(conn: Conn) -> list[tuple[int, bool]]:
         " FROM users WHERE is_active = 1 AND is_bot = 0 ORDER BY id"
     )
     return [(int(row[0]), bool(row[1])) for row in rows]
+
+
+async def owners_for_exports(conn: Conn) -> tuple[int, int]:
+    """(owners consenting to private data exports, owners whose email administrators see)
+    among active human owners."""
+    row = await conn.fetchone(
+        "SELECT coalesce(sum(coalesce(json_extract(settings_json,"
+        " '$.allow_private_data_export'), 0) != 0), 0),"
+        " coalesce(sum(email_address_visibility != ?), 0)"
+        " FROM users WHERE role = ? AND is_active = 1 AND is_bot = 0",
+        (int(EmailVisibility.NOBODY), int(Role.OWNER)),
+    )
+    return (int(row[0]), int(row[1])) if row else (0, 0)

@@ -10,6 +10,8 @@ from __future__ import annotations
 import json
 import re
 import tarfile
+import threading
+import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -75,7 +77,12 @@ def build_organization(server: ServerProcess, owner: Api) -> dict[str, Any]:
     url = assert_success(upload)["url"]
     public = owner.ok("POST", "/messages", type="stream", to="general", topic="plans",
                       content=f"see [notes]({url}) @**Hamlet**")["id"]  # fmt: skip
+    owner.ok("PATCH", f"/messages/{public}", content=f"see [the notes]({url}) @**Hamlet**")
     owner.ok("POST", "/messages", type="stream", to="secret", topic="s", content="private")
+    poll = owner.ok("POST", "/messages", type="stream", to="general", topic="lunch",
+                    content="/poll Lunch?\nPizza\nSushi")["id"]  # fmt: skip
+    owner.ok("POST", "/saved_snippets", title="greeting", content="hello there")
+    assert_success(hamlet.http.post("/users/me/avatar", files={"f": ("me.png", PNG, "image/png")}))
     dm = hamlet.ok("POST", "/messages", type="private", to=[ids["cordelia"]], content="psst")["id"]
     group = owner.ok("POST", "/messages", type="private",
                      to=[ids["hamlet"], ids["cordelia"]], content="all three")["id"]  # fmt: skip
@@ -91,7 +98,7 @@ def build_organization(server: ServerProcess, owner: Api) -> dict[str, Any]:
              members=[ids["hamlet"]])  # fmt: skip
     hamlet.close()
     cordelia.close()
-    return {**ids, "public": public, "dm": dm, "group": group, "upload": url}
+    return {**ids, "public": public, "dm": dm, "group": group, "upload": url, "poll": poll}
 
 
 def load_dir(root: Path) -> tuple[Tables, list[Tables], Tables]:
@@ -200,6 +207,19 @@ def test_full_export_has_what_zulips_importer_reads(
     owners = next(g for g in realm["zerver_namedusergroup"] if g["name"] == "role:owners")
     assert any(m["user_group"] == owners["usergroup_ptr"] for m in members)
     assert not any("password" in u or "api_key" in u for u in realm["zerver_userprofile"])
+    # Edit history: a JSON string, newest entry first, as Zulip stores it.
+    [edit] = json.loads(by_id[made["public"]]["edit_history"])
+    assert edit["prev_content"].startswith("see [notes]") and "prev_rendered_content" in edit
+    assert by_id[made["public"]]["last_edit_time"] >= by_id[made["public"]]["date_sent"]
+    assert {s["message"] for s in realm["zerver_submessage"]} == {made["poll"]}
+    assert [s["title"] for s in realm["zerver_savedsnippet"]] == ["greeting"]
+    avatars = json.loads((tmp_path / "out" / "avatars" / "records.json").read_text())
+    assert {(a["user_profile_id"], a["path"].rpartition(".")[2]) for a in avatars} == {
+        (made["hamlet"], "original"), (made["hamlet"], "png")
+    }  # fmt: skip
+    for record in avatars:
+        assert (tmp_path / "out" / "avatars" / record["path"]).read_bytes() == PNG
+        assert all(_type_ok(record[k], t) for k, t in expect.UPLOAD_RECORD.items())
     upload_path = made["upload"].removeprefix("/user_uploads/")
     assert (tmp_path / "out" / "uploads" / upload_path).read_bytes() == b"hello export"
 
@@ -234,6 +254,25 @@ def test_export_refuses_an_existing_path_and_a_missing_folder(
     assert httpx.get(proc.url + "/health").status_code == 200
 
 
+def test_hidden_addresses_stay_hidden_unless_the_export_is_full(
+    organization: Organization, tmp_path: Path
+) -> None:
+    proc, made = organization
+    with Api(proc.url) as anonymous:
+        key = anonymous.ok("POST", "/fetch_api_key", username="hamlet@example.com",
+                           password=PASSWORD)["api_key"]  # fmt: skip
+    with Api(proc.url, "hamlet@example.com", key) as hamlet:
+        hamlet.ok("PATCH", "/settings", email_address_visibility=4)  # nobody
+    addresses = {}
+    for kind in ("public", "full"):
+        cli(proc.db, "export", str(tmp_path / kind), "--type", kind)
+        realm, _, _ = check_export(tmp_path / kind)
+        [row] = [u for u in realm["zerver_userprofile"] if u["id"] == made["hamlet"]]
+        assert row["email"] == f"user{made['hamlet']}@example.com"
+        addresses[kind] = row["delivery_email"]
+    assert addresses == {"public": row["email"], "full": "hamlet@example.com"}
+
+
 def test_consent_export_holds_what_consenting_people_received(
     organization: Organization, tmp_path: Path
 ) -> None:
@@ -253,3 +292,55 @@ def test_consent_export_holds_what_consenting_people_received(
     assert {made["public"], made["dm"], made["group"]} <= ids
     assert "private" in {m["content"] for m in messages}  # hamlet is in the private channel
     assert {um["user_profile"] for um in user_messages} == {made["hamlet"]}
+
+
+def test_export_is_one_consistent_snapshot_while_messages_arrive(
+    organization: Organization, tmp_path: Path
+) -> None:
+    proc, _ = organization
+    stop = threading.Event()
+    sent: list[int] = []
+
+    def keep_sending() -> None:
+        with Api(proc.url, proc.owner_email, proc.owner_key) as owner:
+            while not stop.is_set():
+                mid = owner.ok("POST", "/messages", type="stream", to="general",
+                               topic="busy", content=f"busy {len(sent)}")["id"]  # fmt: skip
+                owner.ok("POST", f"/messages/{mid}/reactions", emoji_name="smile")
+                sent.append(mid)
+
+    sender = threading.Thread(target=keep_sending)
+    sender.start()
+    try:
+        while len(sent) < 5:
+            time.sleep(0.05)
+        cli(proc.db, "export", str(tmp_path / "busy"))
+    finally:
+        stop.set()
+        sender.join()
+    realm, messages, user_messages = check_export(tmp_path / "busy")
+    exported = {m["id"] for m in messages}
+    busy = sorted(m["id"] for m in messages if m["subject"] == "busy")
+    assert busy and busy == sent[: len(busy)]  # a prefix of what was sent, no gaps
+    assert {r["message"] for r in realm["zerver_reaction"]} <= exported
+    with_flags = {um["message"] for um in user_messages}
+    assert with_flags <= exported and set(busy) <= with_flags
+
+
+def test_export_of_the_sandbox_organization(tmp_path: Path) -> None:
+    """Zulip's development organization (bots, many channels, reactions, mentions, group
+    DMs) exports into what Zulip's importer reads."""
+    proc = ServerProcess(tmp_path, command=["--db", str(tmp_path / "dev.db"), "sandbox"])
+    proc.start(timeout_secs=60)
+    try:
+        cli(tmp_path / "dev.db", "export", str(tmp_path / "dev-export.tar.gz"))
+    finally:
+        proc.stop()
+    with tarfile.open(tmp_path / "dev-export.tar.gz") as tar:
+        tar.extractall(tmp_path / "x", filter="data")
+    realm, messages, user_messages = check_export(tmp_path / "x" / "dev-export")
+    assert len(messages) >= 300 and user_messages
+    names = {u["full_name"] for u in realm["zerver_userprofile"]}
+    assert {"Iago", "King Hamlet", "Cordelia, Lear's daughter"} <= names
+    assert realm["zerver_huddle"] and realm["zerver_reaction"]
+    assert any(u["is_bot"] for u in realm["zerver_userprofile"])

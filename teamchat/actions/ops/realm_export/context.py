@@ -8,17 +8,15 @@ recipient, and a permission setting always names a user group (anonymous ones in
 from __future__ import annotations
 
 import functools
-from collections.abc import Iterable
 
 import msgspec
 
 from teamchat.lib import system_groups as sg
+from teamchat.lib import zulip_export_format as fmt
 from teamchat.store.export_snapshot import Row, Snapshot
 
-_SYSTEM_BOT_KEYS = {
-    "notification-bot": "notification-bot@zulip.com",
-    "welcome-bot": "welcome-bot@zulip.com",
-}
+# teamchat's system bots are <key>@<realm host>; Zulip knows them as <key>@zulip.com.
+_SYSTEM_BOT_KEYS = {email.partition("@")[0]: email for email in fmt.CROSS_REALM_BOT_EMAILS}
 
 
 def as_float(value: object) -> float | None:
@@ -118,7 +116,3 @@ class ExportContext:
         return frozenset(
             int(str(s["id"])) for s in self.snapshot.rows("stream") if not s["invite_only"]
         )
-
-    def visible_user_ids(self, user_ids: Iterable[int]) -> list[int]:
-        """`user_ids` that are exported people (not system bots)."""
-        return [uid for uid in user_ids if self.is_exported_user(uid)]

@@ -15,7 +15,6 @@ from collections.abc import AsyncIterator
 from pathlib import Path
 
 from teamchat.actions.messages.message_send import check_send_message, internal_request
-from teamchat.actions.ops.realm_export.writer import write_export
 from teamchat.actions.org.permissions import require_realm_admin
 from teamchat.actions.org.system_bots import NOTIFICATION_BOT, ensure_system_bot
 from teamchat.errors import ResourceNotFoundError, ZulipError
@@ -85,6 +84,24 @@ async def _event(conn: Conn) -> RealmExportEvent:
     return RealmExportEvent(exports=await _serialized(conn))
 
 
+async def _check_usable(conn: Conn, export_type: int, support_email: str) -> None:
+    """Zulip's check_*_export_is_usable: the imported organization needs an owner who can
+    log in, so one owner must consent (or, for a public export, show administrators their
+    email address: others' are replaced by Zulip's dummy addresses)."""
+    consenting, visible = await export_store.owners_for_exports(conn)
+    # zulip-compat: Zulip names its support address; ours is the configured sender.
+    if export_type == fmt.EXPORT_FULL_WITH_CONSENT and not consenting:
+        raise ZulipError(
+            "Make sure at least one Organization Owner is consenting to the export "
+            f"or contact {support_email} for help."
+        )
+    if export_type == fmt.EXPORT_PUBLIC and not visible:
+        raise ZulipError(
+            "Make sure at least one Organization Owner allows other Administrators to see "
+            f"their email address or contact {support_email} for help"
+        )
+
+
 async def check_request_export(rt: Runtime, user: UserRow, export_type: int, realm_url: str) -> int:
     """Record an export request, start it in the background and return its id."""
     require_realm_admin(user)
@@ -95,6 +112,7 @@ async def check_request_export(rt: Runtime, user: UserRow, export_type: int, rea
         recent = await export_store.count_requested_since(tx, now - EXPORT_LIMIT_WINDOW_SECS)
         if recent >= EXPORT_LIMIT:
             raise ZulipError("Exceeded rate limit.")
+        await _check_usable(tx, export_type, rt.settings.smtp_from)
         export_id = await export_store.insert(
             tx,
             acting_user_id=user.id,
@@ -132,6 +150,9 @@ async def _set_state(rt: Runtime, export_id: int, *, tarball: Path | None) -> No
 
 async def run_export(rt: Runtime, export_id: int) -> None:
     """Make the export with the CLI's writer (in a thread) and store its tarball."""
+    # Imported here: the writer's modules are not needed to start the server (cold start).
+    from teamchat.actions.ops.realm_export.writer import write_export
+
     async with rt.db.write() as tx:
         row = await export_store.get(tx, export_id)
         if row is None or row.status != export_store.REQUESTED:
@@ -150,6 +171,20 @@ async def run_export(rt: Runtime, export_id: int) -> None:
         await _set_state(rt, export_id, tarball=None)
         return
     await _tell_requester(rt, row)
+
+
+async def fail_interrupted_exports(rt: Runtime) -> None:
+    """At start-up: exports the previous server process left unfinished died with it.
+
+    zulip-compat: Zulip's worker marks an export it sees a second time as failed ("possible
+    OOM during export"); here a restart is that second time.
+    """
+    async with rt.db.write() as tx:
+        if not await export_store.fail_unfinished(tx, rt.now()):
+            return
+        event = await _event(tx)
+        admins = await export_store.human_admin_ids(tx)
+        tx.after_commit(lambda: rt.broker.publish(event, admins))
 
 
 async def _tell_requester(rt: Runtime, row: RealmExportRow) -> None:

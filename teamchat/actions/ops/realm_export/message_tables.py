@@ -38,6 +38,17 @@ class ClientIds:
         return [{"id": cid, "name": name} for name, cid in self.ids.items()]
 
 
+def zulip_edit_history(stored: object) -> str | None:
+    """Zulip's stored edit history (newest first) from teamchat's (oldest first)."""
+    if stored is None:
+        return None
+    entries = msgspec.json.decode(str(stored), type=list[dict[str, object]])
+    for entry in entries:
+        if "prev_content" in entry:
+            entry.setdefault("prev_rendered_content_version", 1)
+    return msgspec.json.encode(entries[::-1]).decode()
+
+
 def message_row(ctx: ExportContext, m: Row, clients: ClientIds) -> Row:
     """One zerver_message row."""
     sender = int(str(m["sender_id"]))
@@ -52,7 +63,7 @@ def message_row(ctx: ExportContext, m: Row, clients: ClientIds) -> Row:
         "rendered_content_version": 1,
         "date_sent": as_float(m["date_sent"]),
         "last_edit_time": as_float(m["last_edit_time"]),
-        "edit_history": m["edit_history"],
+        "edit_history": zulip_edit_history(m["edit_history"]),
         "sending_client": clients.id_of(str(m["client"])),
         "has_attachment": bool(m["has_attachment"]),
         "has_image": bool(m["has_image"]),
@@ -201,4 +212,19 @@ def attachment_table(ctx: ExportContext, message_ids: set[int]) -> Table:
         }
         for a in ctx.snapshot.rows("attachment")
         if keep_all or int(str(a["id"])) in linked
+    ]
+
+
+def submessage_table(ctx: ExportContext, message_ids: set[int]) -> Table:
+    """zerver_submessage (polls' and to-do lists' state) of the exported messages."""
+    return [
+        {
+            "id": sm["id"],
+            "message": sm["message_id"],
+            "sender": sm["sender_id"],
+            "msg_type": sm["msg_type"],
+            "content": sm["content"],
+        }
+        for sm in ctx.snapshot.rows("submessage")
+        if sm["message_id"] in message_ids
     ]

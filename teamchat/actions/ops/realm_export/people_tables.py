@@ -9,11 +9,13 @@ import msgspec
 
 from teamchat.actions.ops.realm_export.context import ExportContext, as_float, settings_of
 from teamchat.lib import user_settings
+from teamchat.lib import zulip_export_format as fmt
 from teamchat.store.export_snapshot import Row
 
 Table = list[Row]
 _SETTING_NAMES = user_settings.UserSettings.__struct_fields__
 _EMAIL_VISIBILITY_EVERYONE = 1
+_EMAIL_VISIBILITY_NOBODY = 4
 
 
 def _email(user: Row) -> str:
@@ -23,6 +25,16 @@ def _email(user: Row) -> str:
         return delivery
     # zulip-compat: Zulip's dummy address user{id}@{domain} for hidden addresses.
     return f"user{user['id']}@{delivery.rpartition('@')[2]}"
+
+
+def _email_exported(ctx: ExportContext, user: Row) -> bool:
+    """Whether the real address goes in the export: always in a full export; otherwise
+    unless the user hides it from administrators and has not consented (Zulip's rule)."""
+    if ctx.export_type == fmt.EXPORT_FULL_WITHOUT_CONSENT:
+        return True
+    if user["email_address_visibility"] != _EMAIL_VISIBILITY_NOBODY:
+        return True
+    return ctx.export_type == fmt.EXPORT_FULL_WITH_CONSENT and user["id"] in ctx.consented
 
 
 def user_row(ctx: ExportContext, user: Row, bot_defaults: dict[int, Row]) -> Row:
@@ -36,7 +48,7 @@ def user_row(ctx: ExportContext, user: Row, bot_defaults: dict[int, Row]) -> Row
         "id": uid,
         "realm": ctx.realm_id,
         "email": _email(user),
-        "delivery_email": user["delivery_email"],
+        "delivery_email": user["delivery_email"] if _email_exported(ctx, user) else _email(user),
         "full_name": user["full_name"],
         "role": user["role"],
         "is_active": bool(user["is_active"]),
@@ -178,6 +190,27 @@ def personal_tables(ctx: ExportContext, client_id: int) -> dict[str, Table]:
                 "rendered_value": v["rendered_value"],
             }
             for n, v in enumerate(snap.rows("custom_profile_field_value"), 1)
+        ],
+        "zerver_savedsnippet": [
+            {
+                "id": sn["id"],
+                "realm": ctx.realm_id,
+                "user_profile": sn["user_id"],
+                "title": sn["title"],
+                "content": sn["content"],
+                "date_created": as_float(sn["date_created"]),
+            }
+            for sn in snap.rows("saved_snippet")
+        ],
+        "zerver_navigationview": [
+            {
+                "id": v["id"],
+                "user": v["user_id"],
+                "fragment": v["fragment"],
+                "is_pinned": bool(v["is_pinned"]),
+                "name": v["name"],
+            }
+            for v in snap.rows("navigation_view")
         ],
         "zerver_realmuserdefault": [
             {"id": 1, "realm": ctx.realm_id, **settings_of(d)}

@@ -23,6 +23,7 @@ from teamchat.actions.ops.realm_export.message_tables import (
     attachment_table,
     reaction_table,
     scheduled_message_table,
+    submessage_table,
     write_message_files,
 )
 from teamchat.actions.ops.realm_export.people_tables import (
@@ -105,6 +106,7 @@ def write_export_dir(
     step = _counter(progress, "messages", snapshot.count_messages())
     message_ids = write_message_files(ctx, clients, write, step)
     tables["zerver_reaction"] = reaction_table(ctx, message_ids)
+    tables["zerver_submessage"] = submessage_table(ctx, message_ids)
     tables["zerver_scheduledmessage"] = scheduled_message_table(ctx, clients)
     tables.update(group_tables(ctx))  # last: the tables above allocate anonymous groups
     tables["zerver_client"] = clients.table()
