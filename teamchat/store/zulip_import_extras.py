@@ -1,5 +1,6 @@
 """Bulk inserts for `teamchat import`, second part: channel folders, bots' services,
-configuration, storage and defaults, user status and presence, scheduled messages.
+configuration, storage and defaults, user status and presence, scheduled messages, saved
+snippets, navigation views and submessages (widgets' state).
 
 Only the import action calls these, inside its one write transaction.
 """
@@ -74,4 +75,24 @@ async def insert_scheduled_messages(tx: Tx, rows: Rows) -> None:
         " read_by_sender, client, failed, reminder_target_message_id)"
         " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
         list(rows),
+    )
+
+
+async def insert_personal_views(tx: Tx, snippets: Rows, views: Rows, submessages: Rows) -> None:
+    """snippets: (id, user_id, title, content, date_created); views: (id, user_id, fragment,
+    is_pinned, name); submessages: (id, message_id, sender_id, msg_type, content)."""
+    await tx.executemany(
+        "INSERT INTO saved_snippet (id, user_id, title, content, date_created)"
+        " VALUES (?, ?, ?, ?, ?)",
+        list(snippets),
+    )
+    await tx.executemany(
+        "INSERT INTO navigation_view (id, user_id, fragment, is_pinned, name)"
+        " VALUES (?, ?, ?, ?, ?)",
+        list(views),
+    )
+    await tx.executemany(
+        "INSERT INTO submessage (id, message_id, sender_id, msg_type, content)"
+        " VALUES (?, ?, ?, ?, ?)",
+        list(submessages),
     )

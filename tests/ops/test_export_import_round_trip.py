@@ -82,6 +82,8 @@ def test_export_then_import_loses_nothing(
         owner.ok("PATCH", f"/messages/{made['public']}", content="edited, see the notes")
         owner.ok("POST", "/realm/playgrounds", name="Py", pygments_language="Python",
                  url_template="https://py.example/?c={code}")  # fmt: skip
+        owner.ok("POST", "/navigation_views", fragment="narrow/channel/1-general", is_pinned=True,
+                 name="Stars")  # fmt: skip
         folder = owner.ok("POST", "/channel_folders/create", name="Ops", description="ops")
         channel = owner.ok("GET", "/get_stream_id", stream="general")["stream_id"]
         owner.ok("PATCH", f"/streams/{channel}", folder_id=folder["channel_folder_id"])
@@ -103,6 +105,7 @@ def test_export_then_import_loses_nothing(
     owner_state = before[source.owner_email]["state"]  # what the comparison covers
     assert len(owner_state["scheduled_messages"]) == 2 and owner_state["channel_folders"]
     assert owner_state["user_status"] and owner_state["presences"]
+    assert owner_state["navigation_views"] and owner_state["saved_snippets"]
     assert {b["full_name"] for b in owner_state["realm_bots"]} == {"Storage bot", "Hook bot"}
 
     target = ServerProcess(tmp_path / "target")

@@ -64,10 +64,48 @@ async def import_extras(tx: Tx, data: TableData, counts: dict[str, int]) -> None
         for p in data.get("zerver_userpresence", [])
     ]
     await bulk.insert_status_and_presence(tx, statuses, presences)
+    await _import_personal_views(tx, data, counts)
     scheduled = _scheduled_rows(data)
     await bulk.insert_scheduled_messages(tx, scheduled)
     counts["channel folders"] = len(folders)
     counts["scheduled messages"] = len(scheduled)
+
+
+async def _import_personal_views(tx: Tx, data: TableData, counts: dict[str, int]) -> None:
+    """Saved snippets, navigation views, and the submessages of polls and to-do lists."""
+    snippets = [
+        (
+            as_int(r["id"]),
+            as_int(r["user_profile"]),
+            as_str(r.get("title")),
+            as_str(r.get("content")),
+            as_int(r.get("date_created")),
+        )
+        for r in data.get("zerver_savedsnippet", [])
+    ]
+    views = [
+        (
+            as_int(r["id"]),
+            as_int(r["user"]),
+            as_str(r.get("fragment")),
+            int(bool(r.get("is_pinned"))),
+            r.get("name") if isinstance(r.get("name"), str) else None,
+        )
+        for r in data.get("zerver_navigationview", [])
+    ]
+    submessages = [
+        (
+            as_int(r["id"]),
+            as_int(r["message"]),
+            as_int(r["sender"]),
+            as_str(r.get("msg_type")),
+            as_str(r.get("content")),
+        )
+        for r in data.get("zerver_submessage", [])
+    ]
+    await bulk.insert_personal_views(tx, snippets, views, submessages)
+    counts["saved snippets"] = len(snippets)
+    counts["submessages"] = len(submessages)
 
 
 async def _import_bots(tx: Tx, data: TableData) -> None:
