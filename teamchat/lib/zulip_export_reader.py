@@ -70,7 +70,7 @@ class ExportReader:
 
     def tables(self, relative: str) -> TableData:
         """A {table: rows} file such as realm.json; a missing optional file is empty."""
-        if relative != "realm.json" and not (self.root / relative).exists():
+        if relative != fmt.REALM_FILE and not (self.root / relative).exists():
             return {}
         data = self._json(relative)
         if not isinstance(data, dict) or not all(isinstance(v, list) for v in data.values()):
@@ -106,9 +106,9 @@ def _unpack(tarball: Path, into: Path) -> Path:
             tar.extractall(into, filter="data")
     except (tarfile.TarError, OSError) as exc:
         raise ExportFormatError(f"cannot unpack {tarball}: {exc}") from None
-    if (into / "realm.json").exists():
+    if (into / fmt.REALM_FILE).exists():
         return into
     for child in into.iterdir():
-        if (child / "realm.json").exists():
+        if (child / fmt.REALM_FILE).exists():
             return child
     raise ExportFormatError(f"{tarball} holds no realm.json: not a Zulip export")

@@ -12,6 +12,7 @@ from teamchat import store
 from teamchat.actions.messages.message_common import render
 from teamchat.actions.ops import import_plan as plan
 from teamchat.actions.ops.import_plan import as_int, as_opt_int, as_str
+from teamchat.errors import ZulipError
 from teamchat.lib import zulip_export_format as fmt
 from teamchat.lib.zulip_export_reader import Record, TableData
 from teamchat.render.sanitize import sanitize_html
@@ -192,7 +193,7 @@ def _scheduled_recipient(
         members = recipients.group_members.get(as_int(s["recipient"]), [])
         others = sorted(set(members) - {sender}) or [sender]
         return None, json.dumps(others)
-    raise plan.BadExportError(f"scheduled message {s.get('id')} has an unknown recipient")
+    raise ZulipError(f"scheduled message {s.get('id')} has an unknown recipient")
 
 
 async def render_what_zulip_did_not(tx: Tx, message_ids: list[int]) -> None:

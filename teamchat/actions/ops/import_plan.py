@@ -36,10 +36,6 @@ _REALM_CHANNEL_FIELDS = {
 }
 
 
-class BadExportError(ZulipError):
-    """The export is inconsistent in a way we cannot import (names the row)."""
-
-
 def as_int(value: object, default: int = 0) -> int:
     if isinstance(value, bool):
         return int(value)
@@ -264,7 +260,7 @@ class Recipients:
         elif kind == fmt.RECIPIENT_DIRECT_MESSAGE_GROUP:
             members = [*self.group_members.get(recipient_id, []), sender_id]
         else:
-            raise BadExportError(f"a message has recipient {recipient_id}, which the export lacks")
+            raise ZulipError(f"a message has recipient {recipient_id}, which the export lacks")
         key = dm_key(members)
         if key not in self.dm_ids:
             if (

@@ -81,7 +81,7 @@ async def import_realm(rt: Runtime, path: Path, progress: Progress) -> ImportSum
 
 
 async def _import(rt: Runtime, export: ExportReader, progress: Progress) -> ImportSummary:
-    data = await asyncio.to_thread(export.tables, "realm.json")
+    data = await asyncio.to_thread(export.tables, fmt.REALM_FILE)
     realms = data.get("zerver_realm", [])
     if len(realms) != 1:
         raise ZulipError("realm.json must hold exactly one zerver_realm row")
@@ -362,7 +362,7 @@ def _message_rows(
     for um in chunk.get("zerver_usermessage", []):  # the hot loop: 10-20 rows per message
         uid, mid, mask = um["user_profile"], um["message"], um.get("flags_mask", 0)
         if not (isinstance(uid, int) and isinstance(mid, int) and isinstance(mask, int)):
-            raise plan.BadExportError(f"zerver_usermessage row {um.get('id')} is malformed")
+            raise ZulipError(f"zerver_usermessage row {um.get('id')} is malformed")
         bits = _teamchat_flags(mask)
         bits = (bits | flags.IS_PRIVATE) if mid in is_dm else (bits & ~flags.IS_PRIVATE)
         ums.append((uid, mid, bits))
