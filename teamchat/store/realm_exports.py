@@ -71,7 +71,8 @@ async def mark_succeeded(tx: Tx, export_id: int, *, now: int, file_name: str, si
 
 
 async def mark_failed(tx: Tx, export_id: int, now: int) -> None:
-    """An export could not be made."""
+    """An export could not be made (any part of its tarball stored is dropped)."""
+    await tx.execute("DELETE FROM realm_export_chunk WHERE export_id = ?", (export_id,))
     await tx.execute(
         "UPDATE realm_export SET status = ?, date_failed = ? WHERE id = ?",
         (FAILED, now, export_id),
@@ -80,6 +81,11 @@ async def mark_failed(tx: Tx, export_id: int, now: int) -> None:
 
 async def fail_unfinished(tx: Tx, now: int) -> int:
     """Mark every requested or started export failed; return how many there were."""
+    await tx.execute(
+        "DELETE FROM realm_export_chunk WHERE export_id IN"
+        " (SELECT id FROM realm_export WHERE status IN (?, ?))",
+        (REQUESTED, STARTED),
+    )
     return await tx.execute_rowcount(
         "UPDATE realm_export SET status = ?, date_failed = ? WHERE status IN (?, ?)",
         (FAILED, now, REQUESTED, STARTED),

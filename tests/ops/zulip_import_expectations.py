@@ -79,7 +79,8 @@ REALM_JSON: dict[str, dict[str, str]] = {
     },
     "zerver_recipient": {"id": INT, "type": INT, "type_id": INT},
     "zerver_subscription": {"id": INT, "user_profile": INT, "recipient": INT},
-    "zerver_huddle": {"id": INT},
+    # DirectMessageGroup (still the zerver_huddle table): group_size is NOT NULL, no default.
+    "zerver_huddle": {"id": INT, "huddle_hash": STR, "group_size": INT},
     "zerver_defaultstream": {"id": INT, "realm": INT, "stream": INT},
     "zerver_realmemoji": {"id": INT, "realm": INT, "author": ID_OR_NONE, "name": STR},
     "zerver_realmdomain": {"id": INT, "realm": INT},

@@ -115,7 +115,14 @@ def conversation_tables(ctx: ExportContext) -> dict[str, Table]:
         if len(members) <= 2:
             continue
         recipients.append({"id": rid, "type": fmt.RECIPIENT_DIRECT_MESSAGE_GROUP, "type_id": rid})
-        huddles.append({"id": rid, "huddle_hash": _huddle_hash(members), "recipient": rid})
+        huddles.append(
+            {
+                "id": rid,
+                "huddle_hash": _huddle_hash(members),
+                "recipient": rid,
+                "group_size": len(set(members)),
+            }
+        )
         for uid in members:
             subscriptions.append(_subscription(len(subscriptions) + 1, uid, rid))
     return {

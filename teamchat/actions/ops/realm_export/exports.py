@@ -32,6 +32,7 @@ log = logging.getLogger(__name__)
 EXPORT_LIMIT = 5
 EXPORT_LIMIT_WINDOW_SECS = 7 * 86400
 CHUNK_BYTES = 1024 * 1024
+CHUNKS_PER_TX = 8
 API_EXPORT_TYPES = (fmt.EXPORT_PUBLIC, fmt.EXPORT_FULL_WITH_CONSENT)
 DONE_MESSAGE = (
     "Your data export is complete. [View and download exports](/#organization/data-exports-admin)."
@@ -128,18 +129,29 @@ async def check_request_export(rt: Runtime, user: UserRow, export_type: int, rea
     return export_id
 
 
-async def _set_state(rt: Runtime, export_id: int, *, tarball: Path | None) -> None:
-    """Store the finished tarball (or mark the export failed) and tell the administrators."""
+async def _store_tarball(rt: Runtime, export_id: int, tarball: Path) -> int:
+    """Copy the tarball into the database, a few chunks per transaction so other writes
+    are not held up; return its size. Unserved until the export is marked succeeded."""
+    size, seq = 0, 0
+    with tarball.open("rb") as source:
+        while True:
+            chunks = [source.read(CHUNK_BYTES) for _ in range(CHUNKS_PER_TX)]
+            chunks = [chunk for chunk in chunks if chunk]
+            if not chunks:
+                return size
+            async with rt.db.write() as tx:
+                for chunk in chunks:
+                    await export_store.insert_chunk(tx, export_id, seq, chunk)
+                    size, seq = size + len(chunk), seq + 1
+
+
+async def _set_state(rt: Runtime, export_id: int, *, tarball: Path | None, size: int) -> None:
+    """Mark the export succeeded (its tarball stored) or failed; tell the administrators."""
     now = rt.now()
     async with rt.db.write() as tx:
         if tarball is None:
             await export_store.mark_failed(tx, export_id, now)
         else:
-            size = 0
-            with tarball.open("rb") as source:
-                for seq, chunk in enumerate(iter(lambda: source.read(CHUNK_BYTES), b"")):
-                    await export_store.insert_chunk(tx, export_id, seq, chunk)
-                    size += len(chunk)
             await export_store.mark_succeeded(
                 tx, export_id, now=now, file_name=tarball.name, size=size
             )
@@ -165,10 +177,11 @@ async def run_export(rt: Runtime, export_id: int) -> None:
             await asyncio.to_thread(
                 write_export, rt.settings.db_path, tarball, row.export_type, now=rt.now()
             )
-            await _set_state(rt, export_id, tarball=tarball)
+            size = await _store_tarball(rt, export_id, tarball)
+            await _set_state(rt, export_id, tarball=tarball, size=size)
     except Exception:
         log.exception("Data export %s failed", export_id)
-        await _set_state(rt, export_id, tarball=None)
+        await _set_state(rt, export_id, tarball=None, size=0)
         return
     await _tell_requester(rt, row)
 
