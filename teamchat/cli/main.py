@@ -35,6 +35,7 @@ from teamchat.cli.common import (
     zuliprc_text,
 )
 from teamchat.cli.server import run_server, site_url
+from teamchat.cli.zulip_import import import_command
 from teamchat.config import DEFAULT_DB_PATH, Settings
 from teamchat.lib import logsafe, wire
 from teamchat.lib.passwords import random_password
@@ -51,6 +52,7 @@ app.add_typer(admin, name="admin")
 app.command()(backup_commands.backup)
 app.command()(backup_commands.restore)
 app.command()(export_commands.export)
+app.command(name="import")(import_command)
 app.command()(sandbox_commands.sandbox)
 
 DEFAULT_ORG_NAME = "teamchat"
