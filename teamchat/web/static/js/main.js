@@ -1,1 +1,155 @@
-// app
+// The web client's entry point: register, draw the left pane and the narrow the URL names,
+// apply events as they come, and recover when the event queue or the network is lost.
+
+import { ApiError, get, logOut } from "./api.js";
+import { EventLoop, register } from "./events.js";
+import { hashToNarrow } from "./narrow.js";
+import { State } from "./state.js";
+import { Compose } from "./views/compose.js";
+import { renderLeft } from "./views/left.js";
+import { MessageList } from "./views/messages.js";
+
+const $ = (id) => document.getElementById(id);
+
+class App {
+  constructor() {
+    this.state = null;
+    this.narrow = hashToNarrow(location.hash);
+    this.list = null;
+    this.compose = null;
+  }
+
+  async start() {
+    this.state = new State(await register());
+    $("me").textContent = this.state.userName(this.state.myId);
+    this.compose = new Compose($("compose"), this.state, {
+      onEchoes: (echoes) => this.list?.setEchoes(echoes),
+    });
+    window.addEventListener("hashchange", () => this.route());
+    $("logout").addEventListener("click", () => this.logOut());
+    $("menu-toggle").addEventListener("click", () => this.toggleMenu());
+    $("left").addEventListener("click", (event) => {
+      if (event.target.closest("a")) this.toggleMenu(false);
+    });
+    await this.route();
+    this.loop = new EventLoop(this.state.queueId, this.state.lastEventId, {
+      onEvents: (events) => this.applyEvents(events),
+      onReset: () => this.reset(),
+      onStatus: (text) => this.status(text),
+      onLoggedOut: () => location.assign("/login/"),
+    });
+    this.loop.start();
+  }
+
+  lookup() {
+    return {
+      streamName: (id) => this.state.streamName(id),
+      userName: (id) => this.state.userName(id),
+    };
+  }
+
+  title(narrow) {
+    switch (narrow.kind) {
+      case "channel":
+        return narrow.topic === undefined
+          ? `# ${this.state.streamName(narrow.streamId)}`
+          : `# ${this.state.streamName(narrow.streamId)} › ${narrow.topic || "(no topic)"}`;
+      case "dm":
+        return `You and ${narrow.userIds.map((id) => this.state.userName(id)).join(", ")}`;
+      case "starred":
+        return "Starred messages";
+      case "mentioned":
+        return "Mentions";
+      case "search":
+        return `Search: ${narrow.text}`;
+      default:
+        return "All messages";
+    }
+  }
+
+  async route() {
+    this.narrow = hashToNarrow(location.hash);
+    const title = this.title(this.narrow);
+    $("narrow-title").textContent = title;
+    document.title = `${title} · ${this.state.realmName}`;
+    this.list?.destroy();
+    this.list = new MessageList($("messages"), this.state, this.narrow, {
+      onError: (text) => this.status(text, true),
+      onRead: () => this.drawLeft(),
+    });
+    this.compose.setNarrow(this.narrow);
+    this.list.setEchoes(this.compose.echoes);
+    this.drawLeft();
+    if (this.narrow.kind === "channel") this.loadTopics(this.narrow.streamId);
+    try {
+      await this.list.load();
+      this.list.setEchoes(this.compose.echoes);
+    } catch (error) {
+      this.failed(error);
+    }
+  }
+
+  async loadTopics(streamId) {
+    try {
+      const body = await get(`/users/me/${streamId}/topics`);
+      this.state.setTopics(streamId, body.topics);
+      this.drawLeft();
+    } catch (error) {
+      this.failed(error);
+    }
+  }
+
+  drawLeft() {
+    renderLeft($("left"), this.state, this.narrow);
+  }
+
+  applyEvents(events) {
+    let left = false;
+    for (const event of events) {
+      left = this.state.apply(event) || left;
+      this.list?.onEvent(event);
+      if (event.type === "message") this.compose.onMessage(event);
+    }
+    if (left) this.drawLeft();
+  }
+
+  // The event queue is gone: register again, then refetch what is on screen.
+  async reset() {
+    const fresh = new State(await register());
+    fresh.topics = this.state.topics;
+    this.state = fresh;
+    this.compose.state = fresh;
+    await this.route();
+    return { queueId: fresh.queueId, lastEventId: fresh.lastEventId };
+  }
+
+  status(text, isError = false) {
+    const node = $("connection");
+    node.textContent = text;
+    node.hidden = !text;
+    node.classList.toggle("error", isError);
+    if (isError) setTimeout(() => this.status(""), 8000);
+  }
+
+  failed(error) {
+    if (error instanceof ApiError && error.status === 401) location.assign("/login/");
+    else this.status(error.message, true);
+  }
+
+  toggleMenu(open) {
+    const show = open ?? !document.body.classList.contains("menu-open");
+    document.body.classList.toggle("menu-open", show);
+    $("menu-toggle").setAttribute("aria-expanded", String(show));
+  }
+
+  async logOut() {
+    this.loop?.stop();
+    await logOut();
+    location.assign("/login/");
+  }
+}
+
+new App().start().catch((error) => {
+  if (error instanceof ApiError && error.status === 401) location.assign("/login/");
+  else document.body.append(`Could not start: ${error.message}`);
+});
