@@ -24,6 +24,7 @@ def _page(title: str, css_url: str, body: str, head: str = "") -> str:
     return (
         '<!DOCTYPE html><html lang="en"><head><meta charset="utf-8">'
         '<meta name="viewport" content="width=device-width, initial-scale=1">'
+        '<link rel="icon" href="data:,">'
         f'<title>{escape(title)}</title><link rel="stylesheet" href="{escape(css_url)}">'
         f"{head}</head>{body}</html>"
     )
