@@ -295,3 +295,84 @@ def test_screenshots_of_the_main_views(
     phone.screenshot(path=tmp_path / "channel-phone.png")
     for name in ("channel-desktop", "feed-phone", "menu-phone", "channel-phone"):
         assert (tmp_path / f"{name}.png").stat().st_size > 5000
+
+
+def test_search_narrows_with_zulip_syntax_and_highlights(
+    server: ServerProcess,
+    open_page,
+    pair,  # type: ignore[no-untyped-def]
+) -> None:
+    person, other, _channel, stream_id = pair
+    word = f"pineapple{time.time_ns()}"
+    other.ok("POST", "/messages", type="stream", to=stream_id, topic="fruit", content=f"A {word}!")
+    other.ok("POST", "/messages", type="stream", to=stream_id, topic="veg", content=f"No {word}")
+    other.ok("POST", "/messages", type="stream", to=stream_id, topic="fruit", content="Unrelated")
+    page = open_page()
+    log_in(page, server.url, person.email)
+    page.fill("#search-input", word)
+    page.press("#search-input", "Enter")
+    expect(page).to_have_url(re.compile(rf"#narrow/search/{word}$"))
+    expect(page.locator("#messages article.message")).to_have_count(2)
+    expect(page.locator("#messages .content .highlight").first).to_have_text(word)
+    page.fill("#search-input", f"topic:fruit {word}")
+    page.press("#search-input", "Enter")
+    expect(page.locator("#messages article.message")).to_have_count(1)
+    expect(message_with(page, f"A {word}")).to_be_visible()
+    expect(page.locator("#narrow-title")).to_have_text(f"Search: topic:fruit {word}")
+    page.go_back()
+    expect(page.locator("#messages article.message")).to_have_count(2)
+    expect(page.locator("#search-input")).to_have_value(word)
+
+
+def test_star_react_edit_and_delete_own_messages(
+    server: ServerProcess,
+    open_page,
+    pair,  # type: ignore[no-untyped-def]
+) -> None:
+    person, other, _channel, stream_id = pair
+    mine = person.ok("POST", "/messages", type="stream", to=stream_id, topic="acts", content="Mine")
+    theirs = other.ok(
+        "POST", "/messages", type="stream", to=stream_id, topic="acts", content="Theirs"
+    )
+    page = open_page()
+    log_in(page, server.url, person.email)
+    page.goto(f"{server.url}/#narrow/channel/{stream_id}-x/topic/acts")
+    their_message = message_with(page, "Theirs")
+    expect(their_message.locator(".edit")).to_have_count(0)  # not one's own
+    their_message.hover()
+    their_message.get_by_role("button", name="Star").click()
+    expect(their_message.get_by_role("button", name="Unstar")).to_be_visible()
+    assert "starred" in person.ok("GET", f"/messages/{theirs['id']}")["message"]["flags"]
+    their_message.get_by_role("button", name="React with thumbs up").click()
+    expect(their_message.locator(".reaction.mine")).to_contain_text("1")
+    # Another person's reaction arrives live and adds to the count.
+    other.ok("POST", f"/messages/{theirs['id']}/reactions", emoji_name="+1")
+    expect(their_message.locator(".reaction.mine")).to_contain_text("2")
+    their_message.locator(".reaction.mine").click()  # take one's own back
+    expect(their_message.locator(".reaction")).to_contain_text("1")
+    expect(their_message.locator(".reaction.mine")).to_have_count(0)
+    reactions = person.ok("GET", f"/messages/{theirs['id']}")["message"]["reactions"]
+    assert [r["user_id"] for r in reactions] == [other.user_id]
+
+    own = message_with(page, "Mine")
+    own.hover()
+    own.get_by_role("button", name="Edit").click()
+    editor = page.get_by_role("textbox", name="Edit message")
+    expect(editor).to_have_value("Mine")
+    editor.fill("Mine, *edited*")
+    editor.press("Enter")
+    edited = message_with(page, "Mine, edited")
+    expect(edited.locator(".content em")).to_have_text("edited")
+    expect(edited.locator(".edited")).to_be_visible()
+    assert person.ok("GET", f"/messages/{mine['id']}")["message"]["content"] == (
+        "<p>Mine, <em>edited</em></p>"
+    )
+    # Another person's edit of their own message shows live too.
+    other.ok("PATCH", f"/messages/{theirs['id']}", content="Theirs, changed")
+    expect(message_with(page, "Theirs, changed")).to_be_visible()
+    page.once("dialog", lambda dialog: dialog.accept())
+    edited.hover()
+    edited.get_by_role("button", name="Delete").click()
+    expect(message_with(page, "Mine, edited")).to_have_count(0)
+    gone = person.get(f"/messages/{mine['id']}")
+    assert gone.status_code == 400 and gone.json()["msg"] == "Invalid message(s)"

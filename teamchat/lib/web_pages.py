@@ -56,8 +56,12 @@ def app_shell(*, realm_name: str, css_url: str, script_url: str) -> str:
         '<button type="button" id="menu-toggle" class="icon-button" aria-label="Show channels"'
         ' aria-expanded="false">☰</button>'
         f'<a class="realm-name" href="#">{escape(realm_name)}</a>'
+        '<form id="search" class="search" role="search">'
+        '<input id="search-input" type="search" name="q" placeholder="Search"'
+        ' aria-label="Search messages" autocomplete="off"></form>'
         '<p id="connection" class="connection" role="status" hidden></p>'
         '<span class="spacer"></span><span id="me" class="me"></span>'
+        '<a class="link-button" href="/accounts/api_key/" id="api-key-link">API key</a>'
         '<button type="button" id="logout" class="link-button">Log out</button></header>'
         '<div class="layout"><nav id="left" class="left" aria-label="Channels and conversations">'
         "</nav>"

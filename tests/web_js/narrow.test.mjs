@@ -70,3 +70,17 @@ test("live messages match their narrow", () => {
   assert.ok(messageMatches({ kind: "mentioned" }, dm, ["wildcard_mentioned"], 1));
   assert.ok(!messageMatches({ kind: "starred" }, dm, ["read"], 1));
 });
+
+test("search text becomes Zulip's narrow terms", async () => {
+  const { parseSearch } = await import("../../teamchat/web/static/js/narrow.js");
+  assert.deepEqual(parseSearch('stream:design topic:"weekly sync" -is:starred has:link logo http://x'), [
+    { operator: "channel", operand: "design" },
+    { operator: "topic", operand: "weekly sync" },
+    { operator: "is", operand: "starred", negated: true },
+    { operator: "has", operand: "link" },
+    { operator: "search", operand: "logo http://x" },
+  ]);
+  assert.deepEqual(parseSearch("sender:iago@example.com"), [
+    { operator: "sender", operand: "iago@example.com" },
+  ]);
+});

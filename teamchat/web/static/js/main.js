@@ -3,7 +3,7 @@
 
 import { ApiError, get, logOut } from "./api.js";
 import { EventLoop, register } from "./events.js";
-import { hashToNarrow } from "./narrow.js";
+import { hashToNarrow, narrowToHash } from "./narrow.js";
 import { State } from "./state.js";
 import { Compose } from "./views/compose.js";
 import { renderLeft } from "./views/left.js";
@@ -27,6 +27,12 @@ class App {
     });
     window.addEventListener("hashchange", () => this.route());
     $("logout").addEventListener("click", () => this.logOut());
+    $("search").addEventListener("submit", (event) => {
+      event.preventDefault();
+      const text = $("search-input").value.trim();
+      const narrow = text ? { kind: "search", text } : { kind: "all" };
+      location.hash = narrowToHash(narrow, this.lookup());
+    });
     $("menu-toggle").addEventListener("click", () => this.toggleMenu());
     $("left").addEventListener("click", (event) => {
       if (event.target.closest("a")) this.toggleMenu(false);
@@ -69,6 +75,7 @@ class App {
 
   async route() {
     this.narrow = hashToNarrow(location.hash);
+    $("search-input").value = this.narrow.kind === "search" ? this.narrow.text : "";
     const title = this.title(this.narrow);
     $("narrow-title").textContent = title;
     document.title = `${title} · ${this.state.realmName}`;

@@ -98,10 +98,32 @@ export function apiNarrow(narrow) {
     case "mentioned":
       return [{ operator: "is", operand: narrow.kind }];
     case "search":
-      return [{ operator: "search", operand: narrow.text }];
+      return parseSearch(narrow.text);
     default:
       return [];
   }
+}
+
+const SEARCH_OPERATORS = new Set(["channel", "stream", "topic", "sender", "is", "has", "dm", "id"]);
+
+// Zulip's search syntax: `operator:operand` terms (a leading "-" negates; quotes keep spaces
+// in an operand, as in topic:"weekly sync"), and the remaining words as free text.
+export function parseSearch(text) {
+  const terms = [];
+  const words = [];
+  for (const match of text.matchAll(/(-?)(\w+):(?:"([^"]*)"|(\S+))|(\S+)/g)) {
+    const [, negated, operator, quoted, plain, word] = match;
+    if (word === undefined && SEARCH_OPERATORS.has(operator.toLowerCase())) {
+      const name = operator.toLowerCase() === "stream" ? "channel" : operator.toLowerCase();
+      const term = { operator: name, operand: quoted ?? plain };
+      if (negated) term.negated = true;
+      terms.push(term);
+    } else {
+      words.push(match[0]);
+    }
+  }
+  if (words.length) terms.push({ operator: "search", operand: words.join(" ") });
+  return terms;
 }
 
 // The other participants of a direct message ([me] for one to oneself), sorted.

@@ -7,6 +7,7 @@ import { get, post } from "../api.js";
 import { el } from "../dom.js";
 import { layoutRows } from "../grouping.js";
 import { apiNarrow, channelHash, dmHash, dmUserIds, messageMatches } from "../narrow.js";
+import { actionsNode, editorNode } from "./message_actions.js";
 import { reactionsNode } from "./reactions.js";
 
 const BATCH = 100;
@@ -46,6 +47,7 @@ export class MessageList {
     this.foundOldest = false;
     this.loadingOlder = false;
     this.pendingRead = new Set();
+    this.editing = null; // {id, draft} while the person edits one of their messages
     this.readTimer = null;
     this.observer = new IntersectionObserver((entries) => this.seen(entries), {
       root: container,
@@ -120,8 +122,10 @@ export class MessageList {
   redraw() {
     const pinned = this.atBottom();
     const top = this.container.scrollTop;
+    const editorFocused = Boolean(document.activeElement?.closest?.(".edit-box"));
     this.render();
     this.container.scrollTop = pinned ? this.container.scrollHeight : top;
+    if (editorFocused) this.container.querySelector(".edit-box textarea")?.focus();
   }
 
   render() {
@@ -186,8 +190,14 @@ export class MessageList {
         ]),
       );
     }
+    node.append(actionsNode(message, this));
+    if (this.editing?.id === message.id) {
+      node.append(editorNode(message, this));
+      return node;
+    }
     const content = el("div", { class: "content" });
-    content.innerHTML = message.content; // the server's sanitized rendered HTML
+    // The server's sanitized rendered HTML (with search matches highlighted in a search).
+    content.innerHTML = message.match_content ?? message.content;
     node.append(content);
     if (message.last_edit_timestamp) node.append(el("span", { class: "edited", text: "(edited)" }));
     node.append(reactionsNode(message, this.state.myId, (error) => this.actions.onError(error)));
@@ -294,6 +304,7 @@ export class MessageList {
       if (!ids.has(message.id)) continue;
       if (message.id === event.message_id && event.rendered_content !== undefined) {
         message.content = event.rendered_content;
+        delete message.match_content; // the highlighting was for the old text
         if (!event.rendering_only) message.last_edit_timestamp = event.edit_timestamp;
       }
       if (event.subject !== undefined) message.subject = event.subject;
