@@ -376,3 +376,57 @@ def test_star_react_edit_and_delete_own_messages(
     expect(message_with(page, "Mine, edited")).to_have_count(0)
     gone = person.get(f"/messages/{mine['id']}")
     assert gone.status_code == 400 and gone.json()["msg"] == "Invalid message(s)"
+
+
+def test_people_with_presence_and_typing_both_ways(
+    server: ServerProcess,
+    open_page,
+    pair,
+    make_user,  # type: ignore[no-untyped-def]
+) -> None:
+    person, other, _, _ = pair
+    absent = make_user("Zed Absent")  # never online
+    absent_id = absent.ok("GET", "/users/me")["user_id"]
+    other.ok("POST", "/users/me/presence", status="active")
+    queue = other.ok("POST", "/register", event_types=["typing"])
+    page = open_page()
+    log_in(page, server.url, person.email)
+    people = page.locator("#people")
+    # (The session's server has many people of these names: each is found by user id.)
+    bob = people.locator(f"li[data-user-id='{other.user_id}']")
+    expect(bob).to_have_class("person active")
+    expect(bob).to_contain_text("Bob Api (active)")
+    expect(people.locator(f"li[data-user-id='{person.user_id}']")).to_have_class("person active")
+    expect(people.locator(f"li[data-user-id='{absent_id}']")).to_contain_text(
+        "Zed Absent (offline)"
+    )
+    bob.get_by_role("link").click()
+    expect(page).to_have_url(re.compile(rf"#narrow/dm/{other.user_id}-Bob-Api$"))
+
+    other.ok("POST", "/typing", op="start", type="direct", to=[person.user_id])
+    expect(page.locator("#typing")).to_have_text("Bob Api is typing…")
+    other.ok("POST", "/typing", op="stop", type="direct", to=[person.user_id])
+    expect(page.locator("#typing")).to_have_text("")
+
+    page.fill("#compose-content", "")
+    page.type("#compose-content", "typing here")
+    # Bob's own client hears Ada start typing to him (his own start/stop come first).
+    starts: list[dict[str, object]] = []
+    last = -1
+    for _ in range(5):
+        events = other.ok("GET", "/events", queue_id=queue["queue_id"], last_event_id=last)[
+            "events"
+        ]
+        last = events[-1]["id"]
+        starts += [
+            e
+            for e in events
+            if e["type"] == "typing"
+            and e["op"] == "start"
+            and e["sender"]["user_id"] == person.user_id
+        ]
+        if starts:
+            break
+    assert starts, "no typing start from the browser"
+    recipients = {r["user_id"] for r in starts[0]["recipients"]}  # type: ignore[attr-defined]
+    assert recipients == {person.user_id, other.user_id}, starts

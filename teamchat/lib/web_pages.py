@@ -67,6 +67,8 @@ def app_shell(*, realm_name: str, css_url: str, script_url: str) -> str:
         "</nav>"
         '<main class="center"><h1 id="narrow-title" class="narrow-title">All messages</h1>'
         '<div id="messages" class="messages" aria-live="polite"></div>'
-        '<form id="compose" class="compose" autocomplete="off"></form></main></div></body>'
+        '<p id="typing" class="typing" aria-live="polite"></p>'
+        '<form id="compose" class="compose" autocomplete="off"></form></main>'
+        '<aside id="people" class="people" aria-label="People"></aside></div></body>'
     )
     return _page(realm_name, css_url, body, head)

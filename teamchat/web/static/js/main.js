@@ -4,12 +4,27 @@
 import { ApiError, get, logOut } from "./api.js";
 import { EventLoop, register } from "./events.js";
 import { hashToNarrow, narrowToHash } from "./narrow.js";
+import { Presence, startHeartbeat } from "./presence.js";
 import { State } from "./state.js";
 import { Compose } from "./views/compose.js";
 import { renderLeft } from "./views/left.js";
 import { MessageList } from "./views/messages.js";
+import { renderPeople } from "./views/people.js";
+import { TypingSender, TypingShown } from "./views/typing.js";
 
 const $ = (id) => document.getElementById(id);
+
+// A sent message ends its sender's typing there: the typing event's shape for that message.
+function typingOf(message) {
+  if (message.type === "stream") {
+    return { message_type: "stream", stream_id: message.stream_id, topic: message.subject, sender: { user_id: message.sender_id } };
+  }
+  return {
+    message_type: "direct",
+    recipients: message.display_recipient.map((user) => ({ user_id: user.id })),
+    sender: { user_id: message.sender_id },
+  };
+}
 
 class App {
   constructor() {
@@ -20,11 +35,18 @@ class App {
   }
 
   async start() {
-    this.state = new State(await register());
+    this.load(await register());
     $("me").textContent = this.state.userName(this.state.myId);
+    this.typingSender = new TypingSender();
     this.compose = new Compose($("compose"), this.state, {
       onEchoes: (echoes) => this.list?.setEchoes(echoes),
+      onTyping: (target) => (target ? this.typingSender.typed(target) : this.typingSender.stop()),
     });
+    startHeartbeat(
+      () => this.presence,
+      () => this.drawPeople(),
+    );
+    setInterval(() => this.drawTyping(), 3000);
     window.addEventListener("hashchange", () => this.route());
     $("logout").addEventListener("click", () => this.logOut());
     $("search").addEventListener("submit", (event) => {
@@ -37,6 +59,7 @@ class App {
     $("left").addEventListener("click", (event) => {
       if (event.target.closest("a")) this.toggleMenu(false);
     });
+    this.drawPeople();
     await this.route();
     this.loop = new EventLoop(this.state.queueId, this.state.lastEventId, {
       onEvents: (events) => this.applyEvents(events),
@@ -45,6 +68,16 @@ class App {
       onLoggedOut: () => location.assign("/login/"),
     });
     this.loop.start();
+  }
+
+  // The state of a (new) registration.
+  load(registered) {
+    const fresh = new State(registered);
+    if (this.state) fresh.topics = this.state.topics;
+    this.state = fresh;
+    this.presence = new Presence(registered);
+    this.typing = new TypingShown(fresh.myId);
+    if (this.compose) this.compose.state = fresh;
   }
 
   lookup() {
@@ -110,24 +143,46 @@ class App {
     renderLeft($("left"), this.state, this.narrow);
   }
 
+  drawPeople() {
+    renderPeople($("people"), this.state, this.presence);
+  }
+
+  drawTyping() {
+    const names = this.typing.inNarrow(this.narrow).map((id) => this.state.userName(id));
+    let text = "";
+    if (names.length === 1) text = `${names[0]} is typing…`;
+    else if (names.length > 1) text = `${names.join(", ")} are typing…`;
+    if ($("typing").textContent !== text) $("typing").textContent = text;
+  }
+
   applyEvents(events) {
     let left = false;
+    let people = false;
     for (const event of events) {
       left = this.state.apply(event) || left;
       this.list?.onEvent(event);
-      if (event.type === "message") this.compose.onMessage(event);
+      if (event.type === "message") {
+        this.compose.onMessage(event);
+        this.typing.apply({ ...event, op: "stop", ...typingOf(event.message) });
+      } else if (event.type === "presence") {
+        this.presence.apply(event);
+        people = true;
+      } else if (event.type === "typing") {
+        this.typing.apply(event);
+      }
+      people = people || event.type === "realm_user";
     }
     if (left) this.drawLeft();
+    if (people) this.drawPeople();
+    this.drawTyping();
   }
 
   // The event queue is gone: register again, then refetch what is on screen.
   async reset() {
-    const fresh = new State(await register());
-    fresh.topics = this.state.topics;
-    this.state = fresh;
-    this.compose.state = fresh;
+    this.load(await register());
+    this.drawPeople();
     await this.route();
-    return { queueId: fresh.queueId, lastEventId: fresh.lastEventId };
+    return { queueId: this.state.queueId, lastEventId: this.state.lastEventId };
   }
 
   status(text, isError = false) {

@@ -44,7 +44,7 @@ export class Compose {
   constructor(form, state, actions) {
     this.form = form;
     this.state = state;
-    this.actions = actions; // {onEchoes(echoes)}
+    this.actions = actions; // {onEchoes(echoes), onTyping(target | null)}
     this.echoes = [];
     this.form.addEventListener("submit", (event) => {
       event.preventDefault();
@@ -90,6 +90,9 @@ export class Compose {
       "aria-label": "Message",
     });
     this.textarea.value = keep;
+    this.textarea.addEventListener("input", () => {
+      this.actions.onTyping(this.textarea.value.trim() && this.select.value ? this.target() : null);
+    });
     this.textarea.addEventListener("keydown", (event) => {
       if (event.key === "Enter" && !event.shiftKey && !event.isComposing) {
         event.preventDefault();
@@ -133,6 +136,7 @@ export class Compose {
     const echo = new Echo(this, this.target(), content);
     this.echoes.push(echo);
     this.textarea.value = "";
+    this.actions.onTyping(null);
     this.deliver(echo);
   }
 
