@@ -430,3 +430,26 @@ def test_people_with_presence_and_typing_both_ways(
     assert starts, "no typing start from the browser"
     recipients = {r["user_id"] for r in starts[0]["recipients"]}  # type: ignore[attr-defined]
     assert recipients == {person.user_id, other.user_id}, starts
+
+
+def test_settings_change_the_name_and_lead_to_the_api_key(
+    server: ServerProcess,
+    open_page,
+    make_user,  # type: ignore[no-untyped-def]
+) -> None:
+    person = make_user("Old Name")
+    page = open_page()
+    log_in(page, server.url, person.email)
+    expect(page.locator("#me")).to_have_text("Old Name")
+    page.click("#settings-button")
+    dialog = page.get_by_role("dialog", name="Settings")
+    dialog.get_by_label("Full name").fill("New Name")
+    dialog.get_by_role("button", name="Save").click()
+    expect(dialog.get_by_role("status")).to_have_text("Saved.")
+    expect(page.locator("#me")).to_have_text("New Name")  # through the realm_user event
+    assert person.ok("GET", "/users/me")["full_name"] == "New Name"
+    dialog.get_by_label("Full name").fill("")
+    dialog.get_by_label("Full name").press("Enter")  # refused by the form, nothing sent
+    assert person.ok("GET", "/users/me")["full_name"] == "New Name"
+    dialog.get_by_role("link", name="Your API key and zuliprc").click()
+    expect(page.locator("#api_key")).to_have_text(str(person.api_key))

@@ -61,7 +61,7 @@ def app_shell(*, realm_name: str, css_url: str, script_url: str) -> str:
         ' aria-label="Search messages" autocomplete="off"></form>'
         '<p id="connection" class="connection" role="status" hidden></p>'
         '<span class="spacer"></span><span id="me" class="me"></span>'
-        '<a class="link-button" href="/accounts/api_key/" id="api-key-link">API key</a>'
+        '<button type="button" id="settings-button" class="link-button">Settings</button>'
         '<button type="button" id="logout" class="link-button">Log out</button></header>'
         '<div class="layout"><nav id="left" class="left" aria-label="Channels and conversations">'
         "</nav>"
@@ -69,6 +69,7 @@ def app_shell(*, realm_name: str, css_url: str, script_url: str) -> str:
         '<div id="messages" class="messages" aria-live="polite"></div>'
         '<p id="typing" class="typing" aria-live="polite"></p>'
         '<form id="compose" class="compose" autocomplete="off"></form></main>'
-        '<aside id="people" class="people" aria-label="People"></aside></div></body>'
+        '<aside id="people" class="people" aria-label="People"></aside></div>'
+        '<dialog id="settings" class="settings" aria-labelledby="settings-title"></dialog></body>'
     )
     return _page(realm_name, css_url, body, head)

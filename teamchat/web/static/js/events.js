@@ -54,7 +54,7 @@ export class EventLoop {
         failures = 0;
         const events = body.events.filter((event) => event.type !== "heartbeat");
         if (body.events.length) this.lastEventId = body.events[body.events.length - 1].id;
-        if (events.length) this.handlers.onEvents(events);
+        if (events.length) this.deliver(events);
       } catch (error) {
         failures += 1;
         if (error instanceof ApiError && error.status === 401) {
@@ -70,6 +70,16 @@ export class EventLoop {
           throw error;
         }
       }
+    }
+  }
+
+  // A bug in drawing one event must not stop the events that follow.
+  deliver(events) {
+    try {
+      this.handlers.onEvents(events);
+    } catch (error) {
+      console.error("applying events failed", error);
+      this.handlers.onStatus(`Display error: ${error.message}`, true);
     }
   }
 

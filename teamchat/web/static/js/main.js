@@ -10,6 +10,7 @@ import { Compose } from "./views/compose.js";
 import { renderLeft } from "./views/left.js";
 import { MessageList } from "./views/messages.js";
 import { renderPeople } from "./views/people.js";
+import { openSettings } from "./views/settings.js";
 import { TypingSender, TypingShown } from "./views/typing.js";
 
 const $ = (id) => document.getElementById(id);
@@ -49,6 +50,7 @@ class App {
     setInterval(() => this.drawTyping(), 3000);
     window.addEventListener("hashchange", () => this.route());
     $("logout").addEventListener("click", () => this.logOut());
+    $("settings-button").addEventListener("click", () => openSettings($("settings"), this.state));
     $("search").addEventListener("submit", (event) => {
       event.preventDefault();
       const text = $("search-input").value.trim();
@@ -64,7 +66,7 @@ class App {
     this.loop = new EventLoop(this.state.queueId, this.state.lastEventId, {
       onEvents: (events) => this.applyEvents(events),
       onReset: () => this.reset(),
-      onStatus: (text) => this.status(text),
+      onStatus: (text, isError) => this.status(text, isError),
       onLoggedOut: () => location.assign("/login/"),
     });
     this.loop.start();
@@ -173,7 +175,10 @@ class App {
       people = people || event.type === "realm_user";
     }
     if (left) this.drawLeft();
-    if (people) this.drawPeople();
+    if (people) {
+      this.drawPeople();
+      $("me").textContent = this.state.userName(this.state.myId);
+    }
     this.drawTyping();
   }
 
@@ -190,7 +195,11 @@ class App {
     node.textContent = text;
     node.hidden = !text;
     node.classList.toggle("error", isError);
-    if (isError) setTimeout(() => this.status(""), 8000);
+    if (isError) {
+      setTimeout(() => {
+        if (node.textContent === text) this.status("");
+      }, 8000);
+    }
   }
 
   failed(error) {
