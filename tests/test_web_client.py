@@ -453,3 +453,31 @@ def test_settings_change_the_name_and_lead_to_the_api_key(
     assert person.ok("GET", "/users/me")["full_name"] == "New Name"
     dialog.get_by_role("link", name="Your API key and zuliprc").click()
     expect(page.locator("#api_key")).to_have_text(str(person.api_key))
+
+
+def test_keyboard_shortcuts_reach_search_and_compose(
+    server: ServerProcess,
+    open_page,
+    pair,  # type: ignore[no-untyped-def]
+) -> None:
+    person, _, channel, stream_id = pair
+    page = open_page()
+    log_in(page, server.url, person.email)
+    page.goto(f"{server.url}/#narrow/channel/{stream_id}-x/topic/keys")
+    expect(page.locator("#narrow-title")).to_contain_text("keys")
+    page.locator("body").press("/")
+    expect(page.locator("#search-input")).to_be_focused()
+    page.keyboard.press("Escape")
+    expect(page.locator("#search-input")).not_to_be_focused()
+    page.keyboard.press("c")
+    expect(page.locator("#compose-content")).to_be_focused()
+    expect(page.locator("#compose-content")).to_have_value("")  # the key was not typed
+    expect(page.locator("#compose-topic")).to_have_value("keys")
+    page.keyboard.press("Escape")
+    page.keyboard.press("x")
+    expect(page.locator("#compose-to")).to_be_focused()
+    page.keyboard.press("Escape")
+    page.goto(f"{server.url}/#narrow/channel/{stream_id}-x")
+    expect(page.locator("#narrow-title")).to_have_text(f"# {channel}")
+    page.keyboard.press("c")
+    expect(page.locator("#compose-topic")).to_be_focused()  # a channel view asks for a topic

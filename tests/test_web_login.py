@@ -190,8 +190,11 @@ def test_app_shell_has_a_strict_csp_and_cache_busted_assets(session: httpx.Clien
     assert script, page.text
     assert "<script>" not in page.text and " style=" not in page.text
     asset = session.get(script.group(1))
-    assert asset.status_code == 200
+    assert asset.status_code == 200 and asset.headers["content-encoding"] == "gzip"
     assert asset.headers["content-type"].startswith("text/javascript")
+    assert "import " in asset.text  # httpx decoded the gzip
+    plain = session.get(script.group(1), headers={"Accept-Encoding": "identity"})
+    assert "content-encoding" not in plain.headers and plain.content == asset.content
     assert "immutable" in asset.headers["cache-control"]
     assert "max-age=31536000" in asset.headers["cache-control"]
     # Another version or an unknown file is not served (a stale page must not mix versions).

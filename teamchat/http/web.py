@@ -34,7 +34,7 @@ async def web_app(request: Request[Any, Any, Any], rt: Runtime) -> Response[str]
 
 
 @get("/static/{version:str}/{name:path}", opt={"public": True})
-async def web_asset(version: str, name: str) -> Response[bytes]:
+async def web_asset(request: Request[Any, Any, Any], version: str, name: str) -> Response[bytes]:
     assets = web_assets()
     asset = assets.files.get(name.lstrip("/"))
     if version != assets.version or asset is None:
@@ -42,8 +42,13 @@ async def web_asset(version: str, name: str) -> Response[bytes]:
     headers = {
         "Cache-Control": f"public, max-age={_YEAR_SECS}, immutable",
         "X-Content-Type-Options": "nosniff",
+        "Vary": "Accept-Encoding",
     }
-    return Response(asset.content, media_type=asset.content_type, headers=headers)
+    body = asset.content
+    if "gzip" in request.headers.get("accept-encoding", ""):
+        body = asset.gzipped
+        headers["Content-Encoding"] = "gzip"
+    return Response(body, media_type=asset.content_type, headers=headers)
 
 
 ROOT_ROUTES = [web_app, web_asset]

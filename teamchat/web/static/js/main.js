@@ -62,6 +62,7 @@ class App {
       if (event.target.closest("a")) this.toggleMenu(false);
     });
     this.drawPeople();
+    document.addEventListener("keydown", (event) => this.shortcut(event));
     await this.route();
     this.loop = new EventLoop(this.state.queueId, this.state.lastEventId, {
       onEvents: (events) => this.applyEvents(events),
@@ -205,6 +206,25 @@ class App {
   failed(error) {
     if (error instanceof ApiError && error.status === 401) location.assign("/login/");
     else this.status(error.message, true);
+  }
+
+  // Zulip's common keys: / search, c compose in this conversation, x a direct message,
+  // Esc leaves a field (and closes the phone menu).
+  shortcut(event) {
+    if (event.ctrlKey || event.metaKey || event.altKey) return;
+    const inField = event.target.closest?.("input, textarea, select, dialog");
+    if (event.key === "Escape") {
+      if (inField && !event.target.closest("dialog")) event.target.blur();
+      this.toggleMenu(false);
+      return;
+    }
+    if (inField) return;
+    const focus = { "/": "search-input", c: "compose-content", x: "compose-to" }[event.key];
+    if (!focus) return;
+    event.preventDefault();
+    if (event.key === "c" && this.narrow.kind === "channel" && this.narrow.topic === undefined) {
+      $("compose-topic").focus();
+    } else $(focus).focus();
   }
 
   toggleMenu(open) {
