@@ -12,8 +12,20 @@ export const CLIENT_CAPABILITIES = {
   user_settings_object: true,
 };
 
+// The initial state this client reads (every event type is still delivered).
+const FETCH_EVENT_TYPES = [
+  "message",
+  "update_message_flags",
+  "subscription",
+  "realm_user",
+  "realm",
+  "presence",
+  "recent_private_conversations",
+];
+
 export async function register() {
   return post("/register", {
+    fetch_event_types: FETCH_EVENT_TYPES,
     apply_markdown: true,
     client_gravatar: false,
     slim_presence: true,
