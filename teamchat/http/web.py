@@ -29,6 +29,7 @@ async def web_app(request: Request[Any, Any, Any], rt: Runtime) -> Response[str]
         realm_name=(await realm_actions.get_realm(rt)).name,
         css_url=assets.url("app.css"),
         script_url=assets.url("js/main.js"),
+        module_urls=tuple(assets.url(name) for name in assets.files if name.endswith(".js")),
     )
     return Response(page, media_type=MediaType.HTML, headers=web_pages.PAGE_HEADERS)
 

@@ -48,9 +48,13 @@ def login_page(*, realm_name: str, css_url: str, username: str = "", problem: st
     return _page(f"Log in · {realm_name}", css_url, body)
 
 
-def app_shell(*, realm_name: str, css_url: str, script_url: str) -> str:
-    """The page the client's modules fill in; `data-` attributes carry no user content."""
-    head = f'<script type="module" src="{escape(script_url)}"></script>'
+def app_shell(
+    *, realm_name: str, css_url: str, script_url: str, module_urls: tuple[str, ...] = ()
+) -> str:
+    """The page the client's modules fill in; `data-` attributes carry no user content.
+    `module_urls` are preloaded at once instead of as each import is discovered."""
+    preloads = "".join(f'<link rel="modulepreload" href="{escape(url)}">' for url in module_urls)
+    head = f'<script type="module" src="{escape(script_url)}"></script>{preloads}'
     body = (
         '<body class="app"><header class="topbar">'
         '<button type="button" id="menu-toggle" class="icon-button" aria-label="Show channels"'
