@@ -481,3 +481,24 @@ def test_keyboard_shortcuts_reach_search_and_compose(
     expect(page.locator("#narrow-title")).to_have_text(f"# {channel}")
     page.keyboard.press("c")
     expect(page.locator("#compose-topic")).to_be_focused()  # a channel view asks for a topic
+
+
+def test_uploaded_files_linked_in_messages_open_with_the_session(
+    server: ServerProcess,
+    open_page,
+    pair,  # type: ignore[no-untyped-def]
+) -> None:
+    from tests.test_uploads import PNG, upload
+
+    person, other, _, stream_id = pair
+    url = upload(other, "dot.png", PNG)["url"]
+    page = open_page()
+    log_in(page, server.url, person.email)
+    page.goto(f"{server.url}/#narrow/channel/{stream_id}-x/topic/files")
+    other.ok(
+        "POST", "/messages", type="stream", to=stream_id, topic="files", content=f"[dot]({url})"
+    )
+    link = message_with(page, "dot").get_by_role("link", name="dot")
+    expect(link).to_have_attribute("href", url)
+    response = page.context.request.get(f"{server.url}{url}")
+    assert response.status == 200 and response.body() == PNG

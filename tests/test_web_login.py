@@ -258,3 +258,22 @@ def test_signing_up_through_a_link_ends_logged_in_in_the_client(
     key = re.search(r'<code id="api_key">([^<]+)</code>', page.text)
     assert key and "site=" in page.text
     assert httpx.get(f"{server.url}/accounts/api_key/", timeout=30).headers["location"] == "/login/"
+
+
+def test_uploads_in_message_html_load_with_the_session(
+    server: ServerProcess, session: httpx.Client, person: Api
+) -> None:
+    from tests.test_uploads import PNG, upload
+
+    url = upload(person, "pic.png", PNG)["url"]
+    shown = session.get(url)
+    assert shown.status_code == 200 and shown.content == PNG
+    assert shown.headers["x-content-type-options"] == "nosniff"
+    # Without a session (or with a dead one) it stays private.
+    anonymous = httpx.get(f"{server.url}{url}", timeout=30)
+    assert_error(
+        anonymous, "Not logged in: API authentication or user session required", "UNAUTHORIZED", 401
+    )
+    with browser(server.url) as other:
+        other.cookies.set("sessionid", "forged")
+        assert other.get(url).status_code == 401

@@ -78,14 +78,24 @@ def check_csrf(sent: str | None, session: WebSessionRow) -> None:
         raise CsrfFailedError("CSRF token incorrect.")
 
 
+def _session_at_root(request: Request[Any, Any, Any]) -> bool:
+    """A browser's request outside /api (uploads, avatars in message HTML) with its session:
+    as in Zulip, those routes take the session cookie too."""
+    path = str(request.scope.get("path", ""))
+    return not path.startswith("/api/") and SESSION_COOKIE in request.cookies
+
+
 async def provide_user(request: Request[Any, Any, Any], rt: Runtime) -> UserRow:
     if request.scope.get(_VIA_JSON):
         user = await session_user(request, rt)
     else:
         credentials = basic_credentials(request)
-        if credentials is None:
+        if credentials is not None:
+            user = await authenticate_api_key(rt, *credentials)
+        elif _session_at_root(request):
+            user = await session_user(request, rt)
+        else:
             raise UnauthorizedError()
-        user = await authenticate_api_key(rt, *credentials)
     request.scope["state"]["user_id"] = user.id
     request.scope["state"]["user_email"] = user.delivery_email  # for the access log
     return user
