@@ -123,6 +123,7 @@ def test_a_person_logs_in_chats_narrows_and_logs_out(
     # Another person's message over the API appears live, under its topic header.
     other.ok("POST", "/messages", type="stream", to=stream_id, topic="plans", content="Live :tada:")
     expect(message_with(page, "Live")).to_be_visible()
+    expect(message_with(page, "Live").locator(".emoji")).to_have_text("\U0001f389")  # :tada:
     expect(page.locator("#messages h2.recipient").last).to_contain_text("plans")
 
     # Narrow to the topic from its header; the URL is Zulip's, the back button works.

@@ -32,6 +32,20 @@ function initials(name) {
     .join("");
 }
 
+// The server writes Unicode emoji as <span class="emoji emoji-1f44b">:wave:</span> (Zulip's
+// web app draws them from a sprite sheet); show the character itself, as text.
+function showEmoji(content) {
+  for (const span of content.querySelectorAll("span.emoji")) {
+    const code = [...span.classList].find((name) => /^emoji-[0-9a-f]+(-[0-9a-f]+)*$/.test(name));
+    if (!code) continue;
+    try {
+      span.textContent = String.fromCodePoint(...code.slice(6).split("-").map((hex) => parseInt(hex, 16)));
+    } catch {
+      // not a code point: keep the :name:
+    }
+  }
+}
+
 export function avatar(userId, name) {
   return el("span", { class: `avatar color-${userId % 8}`, "aria-hidden": "true", text: initials(name) });
 }
@@ -198,6 +212,7 @@ export class MessageList {
     const content = el("div", { class: "content" });
     // The server's sanitized rendered HTML (with search matches highlighted in a search).
     content.innerHTML = message.match_content ?? message.content;
+    showEmoji(content);
     node.append(content);
     if (message.last_edit_timestamp) node.append(el("span", { class: "edited", text: "(edited)" }));
     node.append(reactionsNode(message, this.state.myId, (error) => this.actions.onError(error)));
