@@ -40,9 +40,13 @@ def open_page(browser: Browser) -> Iterator[Callable[..., Page]]:
     contexts = []
     errors: list[str] = []
 
-    def factory(viewport: dict[str, int] = DESKTOP) -> Page:
+    def factory(viewport: dict[str, int] = DESKTOP, color_scheme: str = "light") -> Page:
         # Reduced motion: no sliding menu half-way through a screenshot.
-        context = browser.new_context(viewport=viewport, reduced_motion="reduce")  # type: ignore[arg-type]
+        context = browser.new_context(
+            viewport=viewport,  # type: ignore[arg-type]
+            reduced_motion="reduce",
+            color_scheme=color_scheme,  # type: ignore[arg-type]
+        )
         contexts.append(context)
         page = context.new_page()
         page.set_default_timeout(15000)
@@ -283,6 +287,13 @@ def test_screenshots_of_the_main_views(
     desktop.click(f"#left .channels a:has-text('{channel}')")
     expect(message_with(desktop, "Reply")).to_be_visible()
     desktop.screenshot(path=tmp_path / "channel-desktop.png")
+    dark = open_page(DESKTOP, color_scheme="dark")
+    log_in(dark, server.url, person.email)
+    dark.click(f"#left .channels a:has-text('{channel}')")
+    expect(message_with(dark, "Reply")).to_be_visible()
+    background = dark.evaluate("getComputedStyle(document.body).backgroundColor")
+    assert background == "rgb(27, 31, 36)", background  # the dark theme, from the system setting
+    dark.screenshot(path=tmp_path / "channel-desktop-dark.png")
     phone = open_page(PHONE)
     log_in(phone, server.url, person.email)
     expect(phone.locator("#left")).not_to_be_in_viewport()
@@ -294,7 +305,13 @@ def test_screenshots_of_the_main_views(
     expect(phone.locator("#left")).not_to_be_in_viewport()
     expect(message_with(phone, "Reply")).to_be_visible()
     phone.screenshot(path=tmp_path / "channel-phone.png")
-    for name in ("channel-desktop", "feed-phone", "menu-phone", "channel-phone"):
+    for name in (
+        "channel-desktop",
+        "channel-desktop-dark",
+        "feed-phone",
+        "menu-phone",
+        "channel-phone",
+    ):
         assert (tmp_path / f"{name}.png").stat().st_size > 5000
 
 

@@ -100,7 +100,10 @@ export class MessageList {
   async load() {
     this.container.replaceChildren(el("p", { class: "loading", text: "Loading messages…" }));
     const body = await this.fetch("newest", true);
-    this.messages = body.messages;
+    // Messages that arrived live while the fetch was on its way stay.
+    const fetched = new Set(body.messages.map((m) => m.id));
+    const live = this.messages.filter((m) => !fetched.has(m.id));
+    this.messages = [...body.messages, ...live].sort((a, b) => a.id - b.id);
     this.foundOldest = body.found_oldest;
     this.render();
     this.container.scrollTop = this.container.scrollHeight;
