@@ -520,3 +520,35 @@ def test_uploaded_files_linked_in_messages_open_with_the_session(
     expect(link).to_have_attribute("href", url)
     response = page.context.request.get(f"{server.url}{url}")
     assert response.status == 200 and response.body() == PNG
+
+
+def test_drafts_are_kept_per_conversation_across_reloads(
+    server: ServerProcess,
+    open_page,
+    pair,  # type: ignore[no-untyped-def]
+) -> None:
+    person, other, _, stream_id = pair
+    page = open_page()
+    log_in(page, server.url, person.email)
+    topic_a = f"{server.url}/#narrow/channel/{stream_id}-x/topic/a"
+    page.goto(topic_a)
+    page.fill("#compose-content", "half-written for a")
+    page.goto(f"{server.url}/#narrow/dm/{other.user_id}-Bob")
+    expect(page.locator("#compose-content")).to_have_value("")
+    page.fill("#compose-content", "for Bob")
+    page.goto(topic_a)
+    expect(page.locator("#compose-content")).to_have_value("half-written for a")
+    page.reload()
+    expect(page.locator("#compose-content")).to_have_value("half-written for a")
+    # Changing the topic while writing takes the text along; sending clears the draft.
+    page.fill("#compose-topic", "b")
+    page.press("#compose-content", "Enter")
+    page.goto(f"{server.url}/#narrow/channel/{stream_id}-x/topic/b")
+    expect(message_with(page, "half-written for a")).to_have_count(1)
+    expect(page.locator("#messages .echo")).to_have_count(0)
+    latest = other.ok("GET", "/messages", anchor="newest", num_before=1, num_after=0)["messages"]
+    assert latest[-1]["subject"] == "b", latest
+    assert latest[-1]["content"] == "<p>half-written for a</p>"
+    expect(page.locator("#compose-content")).to_have_value("")
+    page.goto(f"{server.url}/#narrow/dm/{other.user_id}-Bob")
+    expect(page.locator("#compose-content")).to_have_value("for Bob")

@@ -8,6 +8,36 @@ import { sameIds } from "../narrow.js";
 
 let nextLocalId = 1;
 
+// Unsent text by conversation, in localStorage (it survives a reload, stays in this browser).
+class Drafts {
+  constructor(storageKey) {
+    this.storageKey = storageKey;
+  }
+
+  all() {
+    try {
+      return JSON.parse(localStorage.getItem(this.storageKey) || "{}");
+    } catch {
+      return {};
+    }
+  }
+
+  load(key) {
+    return this.all()[key] ?? "";
+  }
+
+  save(key, text) {
+    const drafts = this.all();
+    if (text.trim()) drafts[key] = text;
+    else delete drafts[key];
+    try {
+      localStorage.setItem(this.storageKey, JSON.stringify(drafts));
+    } catch {
+      // storage full or disabled: drafts just do not survive a reload
+    }
+  }
+}
+
 class Echo {
   constructor(compose, target, content) {
     this.compose = compose;
@@ -46,6 +76,7 @@ export class Compose {
     this.state = state;
     this.actions = actions; // {onEchoes(echoes), onTyping(target | null)}
     this.echoes = [];
+    this.drafts = new Drafts(`teamchat.drafts.${state.myId}`);
     this.form.addEventListener("submit", (event) => {
       event.preventDefault();
       this.send();
@@ -73,7 +104,6 @@ export class Compose {
   }
 
   setNarrow(narrow) {
-    const keep = this.textarea?.value ?? "";
     this.select = el("select", { id: "compose-to", name: "to" }, this.options(narrow));
     this.topic = el("input", {
       id: "compose-topic",
@@ -89,9 +119,9 @@ export class Compose {
       placeholder: "Message (Enter sends, Shift+Enter for a new line)",
       "aria-label": "Message",
     });
-    this.textarea.value = keep;
     this.textarea.addEventListener("input", () => {
       this.actions.onTyping(this.textarea.value.trim() && this.select.value ? this.target() : null);
+      this.drafts.save(this.draftAt, this.textarea.value);
     });
     this.textarea.addEventListener("keydown", (event) => {
       if (event.key === "Enter" && !event.shiftKey && !event.isComposing) {
@@ -99,7 +129,11 @@ export class Compose {
         this.send();
       }
     });
-    this.select.addEventListener("change", () => this.showTopic());
+    this.select.addEventListener("change", () => {
+      this.showTopic();
+      this.retarget();
+    });
+    this.topic.addEventListener("input", () => this.retarget());
     if (narrow.kind === "channel") {
       this.select.value = `s:${narrow.streamId}`;
       this.topic.value = narrow.topic ?? "";
@@ -118,6 +152,28 @@ export class Compose {
       ]),
     );
     this.showTopic();
+    this.loadDraft();
+  }
+
+  // Drafts are kept per conversation (channel + topic, or the DM's people) in this browser.
+  draftKey() {
+    const t = this.target();
+    return t.type === "stream" ? `s:${t.streamId}:${t.topic.toLowerCase()}` : `d:${t.userIds.join(",")}`;
+  }
+
+  loadDraft() {
+    if (!this.select.value) return;
+    this.draftAt = this.draftKey();
+    this.textarea.value = this.drafts.load(this.draftAt);
+  }
+
+  // The person changed the recipient while writing: the text moves with them.
+  retarget() {
+    const key = this.draftKey();
+    if (key === this.draftAt) return;
+    this.drafts.save(this.draftAt, "");
+    this.drafts.save(key, this.textarea.value);
+    this.draftAt = key;
   }
 
   showTopic() {
@@ -135,6 +191,7 @@ export class Compose {
     if (!content.trim() || !this.select.value) return;
     const echo = new Echo(this, this.target(), content);
     this.echoes.push(echo);
+    this.drafts.save(this.draftAt, "");
     this.textarea.value = "";
     this.actions.onTyping(null);
     this.deliver(echo);
