@@ -552,3 +552,48 @@ def test_drafts_are_kept_per_conversation_across_reloads(
     expect(page.locator("#compose-content")).to_have_value("")
     page.goto(f"{server.url}/#narrow/dm/{other.user_id}-Bob")
     expect(page.locator("#compose-content")).to_have_value("for Bob")
+
+
+# The browser's Notification API, recorded (headless Chromium shows nothing to look at), and
+# the page as if in the background.
+RECORD_NOTIFICATIONS = """
+window.shownNotifications = [];
+window.Notification = class {
+  static permission = "default";
+  static requestPermission() {
+    window.Notification.permission = "granted";
+    return Promise.resolve("granted");
+  }
+  constructor(title, options) { window.shownNotifications.push({ title, body: options.body }); }
+};
+document.hasFocus = () => false;
+"""
+
+
+def test_direct_messages_and_mentions_raise_desktop_notifications(
+    server: ServerProcess,
+    open_page,
+    pair,  # type: ignore[no-untyped-def]
+) -> None:
+    person, other, channel, stream_id = pair
+    page = open_page()
+    page.add_init_script(RECORD_NOTIFICATIONS)
+    log_in(page, server.url, person.email)
+    other.ok("POST", "/messages", type="direct", to=[person.user_id], content="before allowing")
+    expect(page.locator("#left .dms")).to_contain_text("Bob Api")
+    page.click("#settings-button")
+    page.get_by_role("button", name="Enable desktop notifications").click()
+    expect(page.get_by_role("dialog")).to_contain_text("Desktop notifications are on.")
+    page.get_by_role("button", name="Close").click()
+    other.ok("POST", "/messages", type="direct", to=[person.user_id], content="**psst** <b>")
+    other.ok("POST", "/messages", type="stream", to=stream_id, topic="n", content="no mention")
+    # (By id: the session's server has several people called Ada Browser.)
+    mention = f"@**Ada Browser|{person.user_id}** hey"
+    other.ok("POST", "/messages", type="stream", to=stream_id, topic="n", content=mention)
+    page.wait_for_function("window.shownNotifications.length >= 2")
+    page.wait_for_timeout(300)
+    shown = page.evaluate("window.shownNotifications")
+    assert shown == [
+        {"title": "Bob Api", "body": "psst <b>"},
+        {"title": f"Bob Api (#{channel} \u203a n)", "body": "@Ada Browser hey"},
+    ], shown

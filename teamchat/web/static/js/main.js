@@ -10,6 +10,7 @@ import { Compose } from "./views/compose.js";
 import { renderLeft } from "./views/left.js";
 import { MessageList } from "./views/messages.js";
 import { renderPeople } from "./views/people.js";
+import { notifyMessage } from "./views/notify.js";
 import { openSettings } from "./views/settings.js";
 import { TypingSender, TypingShown } from "./views/typing.js";
 
@@ -166,6 +167,7 @@ class App {
       this.list?.onEvent(event);
       if (event.type === "message") {
         this.compose.onMessage(event);
+        notifyMessage(event, this.state);
         this.typing.apply({ ...event, op: "stop", ...typingOf(event.message) });
       } else if (event.type === "presence") {
         this.presence.apply(event);

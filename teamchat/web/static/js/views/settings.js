@@ -2,6 +2,26 @@
 
 import { patch } from "../api.js";
 import { el } from "../dom.js";
+import { askForNotifications, notificationsAllowed, notificationsSupported } from "./notify.js";
+
+function notificationsRow() {
+  const status = el("span", { role: "status" });
+  const show = () => {
+    if (!notificationsSupported()) status.textContent = "This browser has no desktop notifications.";
+    else if (notificationsAllowed()) status.textContent = "Desktop notifications are on.";
+    else if (Notification.permission === "denied") {
+      status.textContent = "Desktop notifications are blocked in the browser's site settings.";
+    } else status.textContent = "";
+  };
+  show();
+  const button = el("button", {
+    type: "button",
+    text: "Enable desktop notifications",
+    onclick: () => askForNotifications().then(show),
+  });
+  const needed = notificationsSupported() && Notification.permission === "default";
+  return el("div", { class: "row notifications" }, [needed ? button : null, status]);
+}
 
 export function openSettings(dialog, state) {
   const me = state.users.get(state.myId);
@@ -28,6 +48,7 @@ export function openSettings(dialog, state) {
       el("div", { class: "row" }, [el("button", { type: "submit", class: "primary", text: "Save" })]),
       result,
     ]),
+    notificationsRow(),
     el("p", {}, [
       el("a", { href: "/accounts/api_key/", id: "api-key-link", text: "Your API key and zuliprc" }),
       el("span", { text: " (for the terminal, mobile and bot clients)" }),
