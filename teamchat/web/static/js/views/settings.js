@@ -5,7 +5,7 @@ import { el } from "../dom.js";
 import { askForNotifications, notificationsAllowed, notificationsSupported } from "./notify.js";
 
 function notificationsRow() {
-  const status = el("span", { role: "status" });
+  const status = el("span", { "aria-live": "polite" });
   const show = () => {
     if (!notificationsSupported()) status.textContent = "This browser has no desktop notifications.";
     else if (notificationsAllowed()) status.textContent = "Desktop notifications are on.";
