@@ -295,3 +295,28 @@ def test_direct_messages_and_mentions_raise_desktop_notifications(
         {"title": "Bob Api", "body": "psst <b>"},
         {"title": f"Bob Api (#{channel} \u203a n)", "body": "@Ada Browser hey"},
     ], shown
+
+
+def test_a_new_subscription_appears_live_in_the_left_pane_and_compose(
+    server: ServerProcess,
+    open_page,
+    pair,
+    owner,  # type: ignore[no-untyped-def]
+) -> None:
+    person, _, _, stream_id = pair
+    page = open_page()
+    log_in(page, server.url, person.email)
+    page.goto(f"{server.url}/#narrow/channel/{stream_id}-x/topic/kept")
+    page.fill("#compose-content", "still here")
+    name = f"added {time.time_ns()}"
+    owner.ok(
+        "POST",
+        "/users/me/subscriptions",
+        subscriptions=[{"name": name}],
+        principals=[person.user_id],
+    )
+    expect(page.locator("#left .channels")).to_contain_text(name)
+    expect(page.locator("#compose-to option", has_text=name)).to_have_count(1)
+    # What was being written, and to where, is untouched.
+    expect(page.locator("#compose-to")).to_have_value(f"s:{stream_id}")
+    expect(page.locator("#compose-content")).to_have_value("still here")

@@ -176,6 +176,9 @@ class App {
         this.typing.apply(event);
       }
       people = people || event.type === "realm_user";
+      if (event.type === "subscription" || event.type === "realm_user") {
+        this.compose.refreshOptions(this.narrow);
+      }
     }
     if (left) this.drawLeft();
     if (people) {

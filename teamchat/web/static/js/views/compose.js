@@ -103,6 +103,15 @@ export class Compose {
     ];
   }
 
+  // Channels or people changed: new choices, the current one kept when it still exists.
+  refreshOptions(narrow) {
+    if (!this.select) return;
+    const chosen = this.select.value;
+    this.select.replaceChildren(...this.options(narrow));
+    this.select.value = chosen;
+    if (this.select.value !== chosen) this.showTopic();
+  }
+
   setNarrow(narrow) {
     this.select = el("select", { id: "compose-to", name: "to" }, this.options(narrow));
     this.topic = el("input", {
