@@ -110,6 +110,7 @@ class Database:
         self._readers: list[sqlite3.Connection] = []
         self._idle_readers: asyncio.Queue[sqlite3.Connection] = asyncio.Queue()
         self._wait_thread = ThreadPoolExecutor(1, thread_name_prefix="teamchat-sqlite")
+        self._committers: set[asyncio.Task[None]] = set()  # strong references while running
 
     async def open(self) -> None:
         """Open connections, refuse a foreign database, apply pending migrations."""
@@ -160,7 +161,9 @@ class Database:
             if self._batch is None:
                 await self._begin(writer)
                 self._batch = _Batch()
-                asyncio.get_running_loop().create_task(self._commit(self._batch))
+                committer = asyncio.get_running_loop().create_task(self._commit(self._batch))
+                self._committers.add(committer)
+                committer.add_done_callback(self._committers.discard)
             batch = self._batch
             self._savepoints += 1
             name = f"body{self._savepoints}"
