@@ -128,8 +128,8 @@ class Database:
             self._idle_readers.put_nowait(reader)
 
     async def close(self) -> None:
-        async with self._write_lock:
-            pass  # a batch being committed finishes first
+        while self._committers:  # open batches commit first
+            await asyncio.gather(*self._committers, return_exceptions=True)
         for reader in self._readers:
             reader.close()
         self._readers.clear()
