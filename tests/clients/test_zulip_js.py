@@ -101,6 +101,7 @@ def test_zulip_js_flows(server: ServerProcess, make_user: Any) -> None:
         ("reaction", "add"),
         ("reaction", "remove"),
         ("subscription", "add"),
+        ("message", None),  # the Notification Bot's first message in the new channel
         ("subscription", "remove"),
     ]
     assert out["deregister"]["result"] == "success"

@@ -60,6 +60,7 @@ def people(server: ServerProcess, owner: Api, make_user: Any) -> People:
     channel = unique_name("py")
     ok(alice.add_subscriptions([{"name": channel}], principals=[alice_api.email, bob_api.email]))
     channel_id = ok(alice.get_stream_id(channel))["stream_id"]
+    ok(bob.mark_stream_as_read(channel_id))  # the channel's first notice, as if seen
     return People(admin, alice, bob, alice_api, bob_api, channel, channel_id)
 
 
@@ -76,7 +77,8 @@ def test_message_calls(people: People) -> None:
     ok(alice.send_message({"type": "private", "to": [p.bob_api.user_id], "content": "d"}))  # type: ignore[attr-defined]
     fetched = ok(bob.get_messages({
         "anchor": "newest", "num_before": 10, "num_after": 0, "apply_markdown": False,
-        "client_gravatar": True, "narrow": [{"operator": "stream", "operand": channel}],
+        "client_gravatar": True, "narrow": [{"operator": "stream", "operand": channel},
+                                             {"operator": "topic", "operand": "py"}],
     }), "GET", "/messages")  # fmt: skip
     assert [m["content"] for m in fetched["messages"]] == ["*a*", "b"]
     unread = ok(bob.get_messages({"anchor": 0, "num_before": 0, "num_after": 5,

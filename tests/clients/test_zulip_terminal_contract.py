@@ -33,6 +33,7 @@ def terminal(owner: Api, make_user: Any) -> Terminal:
     channel = unique_name("terminal")
     subscribe(owner, channel, principals=[zoe.user_id, yan.user_id])
     channel_id = owner.ok("GET", "/get_stream_id", stream=channel)["stream_id"]
+    zoe.ok("POST", "/mark_stream_as_read", stream_id=channel_id)  # the channel's first notice
     topic = yan.ok("POST", "/messages", type="stream", to=channel, topic="t1", content="**hi**")
     dm = yan.ok("POST", "/messages", type="private", to=[zoe.email], content="psst")
     yan.ok("POST", f"/messages/{topic['id']}/reactions", emoji_name="zulip", emoji_code="zulip",

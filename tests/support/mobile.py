@@ -76,6 +76,8 @@ def build_world(owner: Api, make_user: Any) -> World:
     people = [alice.user_id, bob.user_id, carol.user_id]
     subscribe(owner, channel, principals=people)
     channel_id = assert_success(owner.get("/get_stream_id", stream=channel))["stream_id"]
+    for person in (alice, bob, carol):  # the channel's first notice, as if seen
+        person.ok("POST", "/mark_stream_as_read", stream_id=channel_id)
     topic = bob.ok(
         "POST",
         "/messages",
