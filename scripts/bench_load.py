@@ -42,15 +42,10 @@ import msgspec
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
-from teamchat.actions.org.realm import check_create_realm  # noqa: E402
+from scripts.bench_messages import add_channel, add_people  # noqa: E402
 from teamchat.config import Settings  # noqa: E402
-from teamchat.lib import channels as ch  # noqa: E402
 from teamchat.lib.passwords import random_api_key  # noqa: E402
-from teamchat.records import Role  # noqa: E402
 from teamchat.runtime import Runtime  # noqa: E402
-from teamchat.store import streams as stream_store  # noqa: E402
-from teamchat.store import subscriptions as sub_store  # noqa: E402
-from teamchat.store import users as user_store  # noqa: E402
 from tests.support.server import free_port  # noqa: E402
 
 SERVER_CORE, DRIVER_CORE = "0", "1"
@@ -94,32 +89,10 @@ class World(msgspec.Struct):
 async def build_world(db: Path, users: int) -> World:
     rt = await Runtime.open_offline(Settings(db_path=db))
     try:
-        await check_create_realm(
-            rt, name="Load", owner_email="owner@bench.test", owner_full_name="Owner",
-            owner_password="bench-password",
-        )  # fmt: skip
-        people = []
+        people = [User(*person) for person in await add_people(rt, users)]
         async with rt.db.write() as tx:
-            for i in range(users):
-                email, key = f"user{i}@bench.test", random_api_key()
-                user_id = await user_store.insert(
-                    tx, delivery_email=email, full_name=f"User {i}", api_key=key,
-                    password_hash=None, role=Role.MEMBER, date_joined=int(time.time()),
-                )  # fmt: skip
-                people.append(User(user_id, email, key))
-            names = await stream_store.system_group_names(tx)
-            system_ids = {name: gid for gid, name in names.items()}
-            settings = msgspec.json.encode(ch.default_group_settings(system_ids, people[0].id))
-            stream_id = await stream_store.insert_stream(
-                tx, name="load", description="", rendered_description="",
-                invite_only=False, is_web_public=False, history_public_to_subscribers=True,
-                message_retention_days=None, topics_policy="inherit",
-                date_created=int(time.time()), creator_id=people[0].id,
-                settings_json=settings.decode(),
-            )  # fmt: skip
-            for person in people:
-                await sub_store.upsert_active(tx, stream_id, person.id, "#76ce90")
-        return World(users=people, stream_id=stream_id)
+            stream = await add_channel(tx, "load", people[0].id, [p.id for p in people])
+        return World(users=people, stream_id=stream.id)
     finally:
         await rt.close()
 
@@ -293,8 +266,9 @@ async def fan_out(
             now = time.perf_counter()
             for event in msgspec.json.decode(raw).get("events", []):
                 last = max(last, event["id"])
-                if event["type"] == "message":
-                    tag = int(event["message"]["content"])
+                content = event.get("message", {}).get("content", "")
+                if event["type"] == "message" and content.isdigit():  # not a late earlier send
+                    tag = int(content)
                     latencies.append((now - sent_at[tag]) * 1000)
                     received += 1
         http.close()

@@ -34,13 +34,14 @@ from teamchat.config import Settings  # noqa: E402
 from teamchat.lib import channels as ch  # noqa: E402
 from teamchat.lib import flags as fl  # noqa: E402
 from teamchat.lib.passwords import random_api_key  # noqa: E402
-from teamchat.records import Role  # noqa: E402
+from teamchat.records import Role, StreamRow  # noqa: E402
 from teamchat.runtime import Runtime  # noqa: E402
 from teamchat.store import message_flags as flag_store  # noqa: E402
 from teamchat.store import messages as message_store  # noqa: E402
 from teamchat.store import streams as stream_store  # noqa: E402
 from teamchat.store import subscriptions as sub_store  # noqa: E402
 from teamchat.store import users as user_store  # noqa: E402
+from teamchat.store.db import Tx  # noqa: E402
 from tests.support.server import free_port  # noqa: E402
 
 WORDS = [
@@ -94,9 +95,8 @@ class Layout(msgspec.Struct, kw_only=True):
     dm_recipients: list[tuple[int, list[int]]]  # (recipient id, participant ids)
 
 
-async def create_people(rt: Runtime, users: int, channels: int) -> Layout:
-    """The organization, `users` members and `channels` channels with ~8 subscribers each."""
-    rng = random.Random(7)
+async def add_people(rt: Runtime, users: int) -> list[tuple[int, str, str]]:
+    """The organization and `users` members: (id, email, API key) each."""
     await check_create_realm(
         rt, name="Bench", owner_email="owner@bench.test", owner_full_name="Owner",
         owner_password="bench-password",
@@ -110,24 +110,38 @@ async def create_people(rt: Runtime, users: int, channels: int) -> Layout:
                 password_hash=None, role=Role.MEMBER, date_joined=int(time.time()),
             )  # fmt: skip
             people.append((user_id, email, key))
-        names = await stream_store.system_group_names(tx)
-        system_ids = {name: gid for gid, name in names.items()}
-        layout = Layout(users=people, channels=[], dm_recipients=[])
+    return people
+
+
+async def add_channel(tx: Tx, name: str, creator_id: int, members: list[int]) -> StreamRow:
+    """A public channel with these subscribers."""
+    names = await stream_store.system_group_names(tx)
+    system_ids = {group_name: gid for gid, group_name in names.items()}
+    settings = msgspec.json.encode(ch.default_group_settings(system_ids, creator_id))
+    stream_id = await stream_store.insert_stream(
+        tx, name=name, description="", rendered_description="",
+        invite_only=False, is_web_public=False, history_public_to_subscribers=True,
+        message_retention_days=None, topics_policy="inherit",
+        date_created=int(time.time()), creator_id=creator_id,
+        settings_json=settings.decode(),
+    )  # fmt: skip
+    for user_id in members:
+        await sub_store.upsert_active(tx, stream_id, user_id, "#76ce90")
+    stream = await stream_store.get_stream_by_id(tx, stream_id)
+    assert stream is not None
+    return stream
+
+
+async def create_people(rt: Runtime, users: int, channels: int) -> Layout:
+    """The organization, `users` members and `channels` channels with ~8 subscribers each."""
+    rng = random.Random(7)
+    people = await add_people(rt, users)
+    layout = Layout(users=people, channels=[], dm_recipients=[])
+    async with rt.db.write() as tx:
         for c in range(channels):
-            settings = msgspec.json.encode(ch.default_group_settings(system_ids, people[0][0]))
-            stream_id = await stream_store.insert_stream(
-                tx, name=f"channel {c}", description="", rendered_description="",
-                invite_only=False, is_web_public=False, history_public_to_subscribers=True,
-                message_retention_days=None, topics_policy="inherit",
-                date_created=int(time.time()), creator_id=people[0][0],
-                settings_json=settings.decode(),
-            )  # fmt: skip
             members = sorted({people[0][0], *(u[0] for u in rng.sample(people, 8))})
-            for user_id in members:
-                await sub_store.upsert_active(tx, stream_id, user_id, "#76ce90")
-            stream = await stream_store.get_stream_by_id(tx, stream_id)
-            assert stream is not None
-            layout.channels.append((stream_id, stream.recipient_id, members))
+            stream = await add_channel(tx, f"channel {c}", people[0][0], members)
+            layout.channels.append((stream.id, stream.recipient_id, members))
         for i in range(1, users):
             pair = [people[0][0], people[i][0]]
             layout.dm_recipients.append((await message_store.ensure_dm_recipient(tx, pair), pair))

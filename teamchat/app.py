@@ -47,7 +47,7 @@ from teamchat.errors import (
     ZulipError,
 )
 from teamchat.events.broker import cancel_task
-from teamchat.http.auth import json_to_api, provide_runtime, provide_user
+from teamchat.http.auth import json_to_api, provide_runtime, provide_user, route_takes
 from teamchat.http.params import Params
 from teamchat.lib.logsafe import escape_controls
 from teamchat.runtime import Runtime
@@ -150,8 +150,20 @@ class TeamchatLitestar(Litestar):
         await super().__call__(scope, receive, send)
 
 
-async def provide_params(request: Request[Any, Any, Any]) -> Params:
-    return await Params.from_request(request)
+async def provide_params(request: Request[Any, Any, Any], rt: Runtime) -> Params:
+    """The request's parameters. Litestar resolves dependencies of the same depth in a task
+    group each (a cost on every request), so they form a chain instead: rt, then params, then
+    user. A route that authenticates gets a bad body's error from `provide_user`, after the
+    credentials are checked; any other route gets it here."""
+    del rt  # a dependency only to order the chain
+    if not route_takes(request, "params"):
+        return Params({})  # routes that read their body themselves (uploads)
+    try:
+        return await Params.from_request(request)
+    except ZulipError as error:
+        if not route_takes(request, "user"):
+            raise
+        return Params.unreadable_body(error)
 
 
 def create_app(settings: Settings, rt: Runtime | None = None) -> Litestar:

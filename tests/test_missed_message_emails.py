@@ -8,20 +8,16 @@ import time
 from collections.abc import Callable
 from email.message import Message
 
-from tests.support.api import Api, assert_success
+from tests.support.api import Api
 from tests.support.channels import Queue, stream_id, subscribe
+from tests.support.people import create_member
 from tests.support.server import ServerProcess
 from tests.support.smtp import SmtpRecorder
 
 
 def _person(server: ServerProcess, owner: Api, name: str) -> Api:
     email = f"{name.lower()}@example.com"
-    created = owner.ok("POST", "/users", email=email, password="pw-" + name * 3, full_name=name)
-    key = assert_success(
-        Api(server.url).post("/fetch_api_key", username=email, password="pw-" + name * 3)
-    )["api_key"]
-    person = Api(server.url, email, key)
-    person.user_id = created["user_id"]  # type: ignore[attr-defined]
+    person = create_member(server.url, owner, name, email=email, password="pw-" + name * 3)
     person.ok("PATCH", "/settings", email_notifications_batching_period_seconds=1)
     return person
 

@@ -14,8 +14,9 @@ from typing import Any
 import msgspec
 import pytest
 
-from tests.support.api import Api, assert_error, assert_success
+from tests.support.api import Api, assert_error
 from tests.support.channels import Queue, stream_id, subscribe
+from tests.support.people import create_member
 from tests.support.push_service import E2EE_NOTIFY, LEGACY_TEST, Phone, PushServiceStub
 from tests.support.server import ServerProcess, free_port
 
@@ -67,12 +68,7 @@ def _as_the_app_reads(payload: dict[str, Any]) -> tuple[object, object]:
 
 def _person(server: ServerProcess, owner: Api, name: str) -> Api:
     email = f"{name.lower()}@example.com"
-    created = owner.ok("POST", "/users", email=email, password="pw-" + name * 3, full_name=name)
-    key = assert_success(
-        Api(server.url).post("/fetch_api_key", username=email, password="pw-" + name * 3)
-    )["api_key"]
-    person = Api(server.url, email, key)
-    person.user_id = created["user_id"]  # type: ignore[attr-defined]
+    person = create_member(server.url, owner, name, email=email, password="pw-" + name * 3)
     return person
 
 

@@ -16,8 +16,8 @@ import httpx
 
 from tests.ops.test_export import check_export
 from tests.support import openapi
-from tests.support.api import Api, assert_error, assert_success
-from tests.support.people import events, register
+from tests.support.api import Api, assert_error
+from tests.support.people import create_member, events, register
 from tests.support.server import ServerProcess, cli
 from tests.test_events import check_event_schema
 
@@ -27,12 +27,7 @@ ADMIN_CODE = "UNAUTHORIZED_PRINCIPAL"
 
 def _member(server: ServerProcess, owner: Api, name: str) -> Api:
     email = f"{name.lower()}@example.com"
-    assert_success(owner.post("/users", email=email, password=PASSWORD, full_name=name))
-    with Api(server.url) as anonymous:
-        key = anonymous.ok("POST", "/fetch_api_key", username=email, password=PASSWORD)
-    api = Api(server.url, email, key["api_key"])
-    api.user_id = key["user_id"]  # type: ignore[attr-defined]
-    return api
+    return create_member(server.url, owner, name, email=email, password=PASSWORD)
 
 
 def _wait_done(owner: Api, export_id: int) -> dict[str, Any]:

@@ -14,6 +14,7 @@ from litestar.types import Scope
 from teamchat.actions.people.auth import authenticate_api_key
 from teamchat.actions.people.web_sessions import authenticate_session
 from teamchat.errors import CsrfFailedError, SessionRequiredError, UnauthorizedError
+from teamchat.http.params import Params
 from teamchat.records import UserRow, WebSessionRow
 from teamchat.runtime import Runtime
 
@@ -85,7 +86,27 @@ def _session_at_root(request: Request[Any, Any, Any]) -> bool:
     return not path.startswith("/api/") and SESSION_COOKIE in request.cookies
 
 
-async def provide_user(request: Request[Any, Any, Any], rt: Runtime) -> UserRow:
+_TAKES: dict[tuple[object, str], bool] = {}
+
+
+def route_takes(request: Request[Any, Any, Any], name: str) -> bool:
+    """Whether the request's route handler takes the dependency `name` ("user", "params")."""
+    key = (request.route_handler, name)
+    found = _TAKES.get(key)
+    if found is None:
+        found = _TAKES[key] = name in request.route_handler.parsed_fn_signature.parameters
+    return found
+
+
+async def provide_user(request: Request[Any, Any, Any], rt: Runtime, params: Params) -> UserRow:
+    """The authenticated user; then a body that could not be read is the request's error."""
+    user = await _authenticate(request, rt)
+    if params.unreadable is not None:
+        raise params.unreadable
+    return user
+
+
+async def _authenticate(request: Request[Any, Any, Any], rt: Runtime) -> UserRow:
     if request.scope.get(_VIA_JSON):
         user = await session_user(request, rt)
     else:

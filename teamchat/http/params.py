@@ -33,6 +33,15 @@ class Params:
         self.values = values
         self.files = files or {}
         self._read: set[str] = set()
+        # Why the body could not be read, for the user dependency to raise once the request is
+        # authenticated (Zulip answers a bad key before a bad body).
+        self.unreadable: ZulipError | None = None
+
+    @classmethod
+    def unreadable_body(cls, error: ZulipError) -> Params:
+        params = cls({})
+        params.unreadable = error
+        return params
 
     @classmethod
     async def from_request(cls, request: Request[Any, Any, Any]) -> Params:

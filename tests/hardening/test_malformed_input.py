@@ -54,3 +54,16 @@ def test_malformed_input_logs_no_traceback(server: ServerProcess, owner: Api) ->
     owner.http.request("GET", "/messages", data={"narrow": "[" * 5000, **FETCH})
     owner.http.post("/messages", files={"type": (None, b"stream"), "to": (None, b"\xc3\x28")})
     assert server.log().count("Traceback") == before
+
+
+def test_credentials_are_checked_before_the_body(server: ServerProcess, owner: Api) -> None:
+    """As in Zulip: a bad key is 401 whatever the body; with a good key, the body's error."""
+    bad_body = {"type": (None, b"stream"), "content": (None, b"\xff\xfe")}
+    with httpx.Client(base_url=f"{server.url}/api/v1") as anonymous:
+        response = anonymous.post("/messages", files=bad_body, auth=("x@example.com", "nokey"))
+        assert response.status_code == 401, response.text
+        response = anonymous.post("/messages", files=bad_body)
+        assert response.status_code == 401, response.text
+    assert_error(
+        owner.http.post("/messages", files=bad_body), 'Argument "content" is not valid UTF-8.'
+    )

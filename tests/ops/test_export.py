@@ -21,6 +21,7 @@ import pytest
 
 from tests.ops import zulip_import_expectations as expect
 from tests.support.api import Api, assert_success
+from tests.support.people import create_member
 from tests.support.server import ServerProcess, cli
 
 PNG = bytes.fromhex(
@@ -58,12 +59,7 @@ def check_tables(data: Tables, spec: dict[str, dict[str, str]], required: bool, 
 
 def _user(server: ServerProcess, owner: Api, name: str) -> Api:
     email = f"{name.lower()}@example.com"
-    assert_success(owner.post("/users", email=email, password=PASSWORD, full_name=name))
-    with Api(server.url) as anonymous:
-        key = anonymous.ok("POST", "/fetch_api_key", username=email, password=PASSWORD)
-    api = Api(server.url, email, key["api_key"])
-    api.user_id = key["user_id"]  # type: ignore[attr-defined]
-    return api
+    return create_member(server.url, owner, name, email=email, password=PASSWORD)
 
 
 def build_organization(server: ServerProcess, owner: Api) -> dict[str, Any]:

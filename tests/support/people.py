@@ -43,6 +43,15 @@ def login(server_url: str, email: str, password: str = TEST_PASSWORD) -> Api:
     return api
 
 
+def create_member(
+    server_url: str, owner: Api, full_name: str, *, email: str = "", password: str = TEST_PASSWORD
+) -> Api:
+    """A member `owner` creates through POST /users, logged in with their password."""
+    email = email or unique_email()
+    assert_success(owner.post("/users", email=email, password=password, full_name=full_name))
+    return login(server_url, email, password)
+
+
 def bot_api(server_url: str, created: JsonDict, email: str) -> Api:
     api = Api(server_url, email, created["api_key"])
     api.user_id = created["user_id"]  # type: ignore[attr-defined]
