@@ -8,7 +8,7 @@ makes them look offline to everyone at once.
 from __future__ import annotations
 
 from teamchat import store
-from teamchat.actions.people.user_access import user_ids_who_can_access
+from teamchat.actions.people.user_access import accessible_user_ids, user_ids_who_can_access
 from teamchat.actions.people.users import find_user_by_email
 from teamchat.actions.state import StateContext, state_fetcher
 from teamchat.errors import ZulipError
@@ -148,13 +148,15 @@ async def _realm(conn: Conn) -> RealmRow:
 
 async def presences_for(
     conn: Conn,
+    viewer: UserRow,
     *,
     slim: bool,
     last_update_id: int | None,
     history_limit_days: int | None,
     now: int,
 ) -> tuple[JsonDict, int]:
-    """(presences in the requested format, presence_last_update_id), as Zulip computes them."""
+    """(presences in the requested format, presence_last_update_id), as Zulip computes them:
+    only of the people `viewer` may access."""
     realm = await _realm(conn)
     if realm_settings.load(realm.settings_json).presence_disabled:
         return {}, -1
@@ -174,8 +176,11 @@ async def presences_for(
     users = {
         u.id: u for u in await store.users.list_users(conn, user_ids=[r.user_id for r in rows])
     }
+    accessible = await accessible_user_ids(conn, viewer, include_deactivated=False)
     result: JsonDict = {}
     for row in rows:
+        if accessible is not None and row.user_id not in accessible:
+            continue
         user = users[row.user_id]
         active, connected = lp.timestamps(row, user.date_joined)
         if slim:
@@ -197,6 +202,7 @@ async def get_presence_response(
     async with rt.db.read() as conn:
         presences, newest = await presences_for(
             conn,
+            user,
             slim=slim,
             last_update_id=last_update_id,
             history_limit_days=history_limit_days,
@@ -241,6 +247,7 @@ async def get_user_presence(
 async def _presence_state(ctx: StateContext) -> None:
     presences, newest = await presences_for(
         ctx.conn,
+        ctx.user,
         slim=ctx.caps.slim_presence or ctx.caps.presence_last_update_id is not None,
         last_update_id=ctx.caps.presence_last_update_id,
         history_limit_days=ctx.caps.presence_history_limit_days,

@@ -1,0 +1,90 @@
+"""Guests gaining and losing access to people: the `realm_user` add/remove events it causes.
+
+A change that may alter which people a limited guest shares a channel or a conversation
+with (subscribing, unsubscribing, a first direct message) takes a `GuestAccess` snapshot of
+the guests concerned before it writes, and `publish_changes` after: each guest gets
+realm_user/add with the full person for everyone it can now access, and realm_user/remove
+for everyone it no longer can (its clients then show them as "Unknown user" or drop them).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+import msgspec
+
+from teamchat import store
+from teamchat.actions.people import people
+from teamchat.actions.people.user_access import access_restricted
+from teamchat.events import rules_people  # noqa: F401 (registers realm_user event rules)
+from teamchat.events.types import RealmUserAddEvent, RealmUserRemoveEvent
+from teamchat.lib import wire
+from teamchat.runtime import Runtime
+from teamchat.store import user_access as access_store
+from teamchat.store.db import Conn, Tx
+
+
+class GuestAccess(msgspec.Struct, kw_only=True):
+    """Whom each concerned guest could access before a change (empty: nothing to track)."""
+
+    before: dict[int, set[int]]
+
+
+async def snapshot(
+    conn: Conn, *, user_ids: Iterable[int] = (), stream_ids: Iterable[int] = ()
+) -> GuestAccess:
+    """The access of the guests among `user_ids` and the guests subscribed to `stream_ids`."""
+    if not await access_restricted(conn):
+        return GuestAccess(before={})
+    guests = set(await access_store.active_guest_ids(conn, user_ids))
+    guests |= set(await access_store.active_guest_subscriber_ids(conn, stream_ids))
+    return GuestAccess(
+        before={
+            guest_id: await access_store.shared_user_ids(conn, guest_id, include_deactivated=True)
+            for guest_id in sorted(guests)
+        }
+    )
+
+
+async def publish_changes(rt: Runtime, tx: Tx, access: GuestAccess) -> None:
+    """Queue realm_user/add and /remove for what each snapshotted guest gained or lost."""
+    if not access.before:
+        return
+    realm = await store.realm.get_realm(tx)
+    assert realm is not None
+    for guest_id, before in access.before.items():
+        after = await access_store.shared_user_ids(tx, guest_id, include_deactivated=True)
+        gained, lost = sorted(after - before), sorted(before - after)
+        if not gained and not lost:
+            continue
+        guest = await store.users.get_user_by_id(tx, guest_id)
+        assert guest is not None
+        objects = await people.user_objects(
+            tx,
+            realm,
+            guest,
+            await store.users.list_users(tx, user_ids=gained) if gained else [],
+            client_gravatar=False,
+            include_custom_profile_fields=True,
+        )
+        events: list[RealmUserAddEvent | RealmUserRemoveEvent] = [
+            RealmUserAddEvent(person=obj) for obj in objects
+        ]
+        events += [
+            # zulip-compat: send_user_remove_events_on_removing_subscriptions's person.
+            RealmUserRemoveEvent(
+                person={"user_id": user_id, "full_name": wire.INACCESSIBLE_USER_NAME}
+            )
+            for user_id in lost
+        ]
+        _after(rt, tx, events, guest_id)
+
+
+def _after(
+    rt: Runtime, tx: Tx, events: list[RealmUserAddEvent | RealmUserRemoveEvent], guest_id: int
+) -> None:
+    def publish() -> None:
+        for event in events:
+            rt.broker.publish(event, [guest_id])
+
+    tx.after_commit(publish)
