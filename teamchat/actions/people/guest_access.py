@@ -5,6 +5,7 @@ with (subscribing, unsubscribing, a first direct message) takes a `GuestAccess` 
 the guests concerned before it writes, and `publish_changes` after: each guest gets
 realm_user/add with the full person for everyone it can now access, and realm_user/remove
 for everyone it no longer can (its clients then show them as "Unknown user" or drop them).
+With each add goes the person's `user_status`, which the guest's state now includes.
 """
 
 from __future__ import annotations
@@ -16,11 +17,15 @@ import msgspec
 from teamchat import store
 from teamchat.actions.people import people
 from teamchat.actions.people.user_access import access_restricted
+from teamchat.actions.people.user_status import status_dict
 from teamchat.events import rules_people  # noqa: F401 (registers realm_user event rules)
 from teamchat.events.types import RealmUserAddEvent, RealmUserRemoveEvent
-from teamchat.lib import wire
+from teamchat.lib import user_settings, wire
+from teamchat.lib.api_types import JsonDict
+from teamchat.records import UserRow
 from teamchat.runtime import Runtime
 from teamchat.store import user_access as access_store
+from teamchat.store import user_status as status_store
 from teamchat.store.db import Conn, Tx
 
 
@@ -59,30 +64,39 @@ async def publish_changes(rt: Runtime, tx: Tx, access: GuestAccess) -> None:
             continue
         guest = await store.users.get_user_by_id(tx, guest_id)
         assert guest is not None
+        users = await store.users.list_users(tx, user_ids=gained) if gained else []
         objects = await people.user_objects(
-            tx,
-            realm,
-            guest,
-            await store.users.list_users(tx, user_ids=gained) if gained else [],
-            client_gravatar=False,
-            include_custom_profile_fields=True,
+            tx, realm, guest, users, client_gravatar=False, include_custom_profile_fields=True
         )
-        events: list[RealmUserAddEvent | RealmUserRemoveEvent] = [
-            RealmUserAddEvent(person=obj) for obj in objects
+        events: list[JsonDict] = [
+            msgspec.to_builtins(RealmUserAddEvent(person=obj)) for obj in objects
         ]
+        events += await _statuses(tx, users)
         events += [
             # zulip-compat: send_user_remove_events_on_removing_subscriptions's person.
-            RealmUserRemoveEvent(
-                person={"user_id": user_id, "full_name": wire.INACCESSIBLE_USER_NAME}
+            msgspec.to_builtins(
+                RealmUserRemoveEvent(
+                    person={"user_id": user_id, "full_name": wire.INACCESSIBLE_USER_NAME}
+                )
             )
             for user_id in lost
         ]
         _after(rt, tx, events, guest_id)
 
 
-def _after(
-    rt: Runtime, tx: Tx, events: list[RealmUserAddEvent | RealmUserRemoveEvent], guest_id: int
-) -> None:
+async def _statuses(tx: Tx, users: list[UserRow]) -> list[JsonDict]:
+    """user_status events carrying the current status of `users` (those that have one)."""
+    events = []
+    for user in users:
+        row = await status_store.get_status(tx, user.id)
+        enabled = user_settings.load(user.settings_json).presence_enabled
+        status = status_dict(row, enabled)
+        if status and user.is_active:
+            events.append({"type": "user_status", "user_id": user.id, **status})
+    return events
+
+
+def _after(rt: Runtime, tx: Tx, events: list[JsonDict], guest_id: int) -> None:
     def publish() -> None:
         for event in events:
             rt.broker.publish(event, [guest_id])

@@ -1,0 +1,309 @@
+"""Limited user visibility for guests (`can_access_all_users_group` = role:members).
+
+A server of its own: the setting changes what every guest of the organization sees. The
+guest here shares the channel `guest-room` with `friend` only; `stranger` shares nothing.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import Any
+
+import pytest
+
+from tests.support.api import Api, assert_error
+from tests.support.apply_events import unknown_user
+from tests.support.people import events, login, new_email, register, verify
+from tests.support.server import ServerProcess
+
+JsonDict = dict[str, Any]
+PASSWORD = "pw-guest-123456"
+INCOMPLETE = {"client_capabilities": {"user_list_incomplete": True}}
+
+
+def create_person(server: ServerProcess, owner: Api, name: str, role: int = 400) -> Api:
+    """A new account (role 600: a guest), logged in."""
+    email = new_email()
+    body = owner.ok("POST", "/users", email=email, password=PASSWORD, full_name=name)
+    if role != 400:
+        owner.ok("PATCH", f"/users/{body['user_id']}", role=role)
+    return login(server.url, email, PASSWORD)
+
+
+@dataclass
+class Org:
+    server: ServerProcess
+    owner: Api
+    guest: Api
+    friend: Api
+    stranger: Api
+    host: str
+    group_ids: dict[str, int]
+
+    def person(self, name: str) -> Api:
+        return create_person(self.server, self.owner, name)
+
+
+def _ids(api: Api) -> int:
+    user_id: int = api.user_id  # type: ignore[attr-defined]
+    return user_id
+
+
+@pytest.fixture(scope="module")
+def org(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Org]:
+    server = ServerProcess(tmp_path_factory.mktemp("guestvis")).start()
+    owner = Api(server.url, server.owner_email, server.owner_key)
+    groups = owner.ok("GET", "/user_groups")["user_groups"]
+    group_ids = {g["name"]: g["id"] for g in groups if g["is_system_group"]}
+    host = owner.ok("POST", "/register", fetch_event_types=["realm"])["realm_bot_domain"]
+    guest = create_person(server, owner, "Guest", role=600)
+    # The guest leaves the default channels, which every account shares.
+    subs = guest.ok("GET", "/users/me/subscriptions")["subscriptions"]
+    guest.ok("DELETE", "/users/me/subscriptions", subscriptions=[s["name"] for s in subs])
+    friend = create_person(server, owner, "Friend")
+    stranger = create_person(server, owner, "Stranger")
+    made = Org(server, owner, guest, friend, stranger, host, group_ids)
+    owner.ok(
+        "POST",
+        "/users/me/subscriptions",
+        subscriptions=[{"name": "guest-room"}],
+        principals=[_ids(made.guest), _ids(made.friend)],
+    )
+    owner.ok("DELETE", "/users/me/subscriptions", subscriptions=["guest-room"])
+    yield made
+    for api in (made.guest, made.friend, made.stranger, owner):
+        api.close()
+    server.stop()
+
+
+@pytest.fixture(scope="module")
+def limited(org: Org) -> Org:
+    """The organization with guests limited (set once through the API, checked there)."""
+    value = {"new": org.group_ids["role:members"]}
+    found = verify(
+        org.owner, lambda: org.owner.ok("PATCH", "/realm", can_access_all_users_group=value)
+    )
+    [event] = [e for e in found if e["type"] == "realm"]
+    assert event["op"] == "update_dict"
+    assert event["data"] == {"can_access_all_users_group": org.group_ids["role:members"]}
+    return org
+
+
+def _users(state: JsonDict) -> dict[int, JsonDict]:
+    return {p["user_id"]: p for p in state["realm_users"] + state["realm_non_active_users"]}
+
+
+def test_everyone_sees_everyone_by_default(org: Org) -> None:
+    state = org.guest.ok("POST", "/register", fetch_event_types=["realm_user", "realm"])
+    assert state["realm_can_access_all_users_group"] == org.group_ids["role:everyone"]
+    assert _users(state)[_ids(org.stranger)]["full_name"] == "Stranger"
+
+
+def test_only_everyone_or_members_may_be_chosen(org: Org) -> None:
+    before = org.owner.ok("GET", "/server_settings")
+    assert_error(
+        org.owner.patch(
+            "/realm", can_access_all_users_group={"new": org.group_ids["role:moderators"]}
+        ),
+        "'can_access_all_users_group' setting cannot be set to 'role:moderators' group.",
+    )
+    state = org.owner.ok("POST", "/register", fetch_event_types=["realm"])
+    assert state["realm_can_access_all_users_group"] == org.group_ids["role:everyone"]
+    assert before == org.owner.ok("GET", "/server_settings")
+
+
+def test_guest_register_shows_strangers_as_unknown_users(limited: Org) -> None:
+    org = limited
+    state = org.guest.ok("POST", "/register", fetch_event_types=["realm_user"])
+    users = _users(state)
+    assert users[_ids(org.stranger)] == unknown_user(_ids(org.stranger), org.host)
+    assert users[_ids(org.friend)]["full_name"] == "Friend"
+    assert users[_ids(org.guest)]["full_name"] == "Guest"
+    assert not any(p["is_bot"] for p in state["realm_users"] if p["full_name"] == "Unknown user")
+    assert {b["full_name"] for b in state["cross_realm_bots"]} >= {"Welcome Bot"}
+    # Members still see everyone.
+    member_view = _users(org.friend.ok("POST", "/register", fetch_event_types=["realm_user"]))
+    assert member_view[_ids(org.stranger)]["full_name"] == "Stranger"
+
+
+def test_user_list_incomplete_leaves_strangers_out(limited: Org) -> None:
+    org = limited
+    state = org.guest.ok("POST", "/register", fetch_event_types=["realm_user"], **INCOMPLETE)
+    users = _users(state)
+    assert _ids(org.stranger) not in users
+    assert users[_ids(org.friend)]["full_name"] == "Friend"
+
+
+def test_get_users_as_a_guest(limited: Org) -> None:
+    org = limited
+    members = {m["user_id"]: m for m in org.guest.ok("GET", "/users")["members"]}
+    assert members[_ids(org.stranger)] == unknown_user(_ids(org.stranger), org.host)
+    assert members[_ids(org.friend)]["full_name"] == "Friend"
+    assert_error(org.guest.get(f"/users/{_ids(org.stranger)}"), "Insufficient permission")
+    assert_error(
+        org.guest.get(f"/users/user{_ids(org.stranger)}@{org.host}"), "Insufficient permission"
+    )
+    assert org.guest.ok("GET", f"/users/{_ids(org.friend)}")["user"]["full_name"] == "Friend"
+    stranger = org.owner.ok("GET", f"/users/{_ids(org.stranger)}")["user"]
+    assert stranger["full_name"] == "Stranger"
+
+
+def test_presence_and_status_of_strangers_are_left_out(limited: Org) -> None:
+    org = limited
+    for api in (org.friend, org.stranger):
+        api.ok("POST", "/users/me/presence", status="active")
+        api.ok("POST", "/users/me/status", status_text="here")
+    queue = register(org.guest, event_types=["presence", "user_status"])
+    org.stranger.ok("POST", "/users/me/status", status_text="elsewhere")
+    org.friend.ok("POST", "/users/me/status", status_text="nearby")
+    assert [e["user_id"] for e in events(org.guest, queue)] == [_ids(org.friend)]
+    state = org.guest.ok(
+        "POST", "/register", fetch_event_types=["presence", "user_status"], slim_presence=True
+    )
+    assert str(_ids(org.stranger)) not in state["presences"]
+    assert str(_ids(org.friend)) in state["presences"]
+    assert str(_ids(org.stranger)) not in state["user_status"]
+    assert state["user_status"][str(_ids(org.friend))]["status_text"] == "nearby"
+
+
+def test_guest_cannot_message_a_stranger(limited: Org) -> None:
+    org = limited
+    before = org.stranger.ok("GET", "/messages", anchor="newest", num_before=1, num_after=0)
+    assert_error(
+        org.guest.post("/messages", type="direct", to=[_ids(org.stranger)], content="hi"),
+        "You do not have permission to access some of the recipients.",
+    )
+    after = org.stranger.ok("GET", "/messages", anchor="newest", num_before=1, num_after=0)
+    assert before["messages"] == after["messages"]
+
+
+@pytest.mark.parametrize("params", [{}, INCOMPLETE], ids=["placeholders", "incomplete"])
+def test_a_direct_message_gives_access_before_the_message(limited: Org, params: JsonDict) -> None:
+    org = limited
+    sender = org.person("Writer")
+
+    def write() -> None:
+        sender.ok("POST", "/messages", type="direct", to=[_ids(org.guest)], content="hello")
+
+    found = verify(org.guest, write, **params)
+    kinds = [(e["type"], e.get("op")) for e in found if e["type"] in ("realm_user", "message")]
+    assert kinds == [("realm_user", "add"), ("message", None)]
+    assert found[0]["person"]["full_name"] == "Writer"
+    sender.close()
+    # Now the guest may write back.
+    org.guest.ok("POST", "/messages", type="direct", to=[_ids(sender)], content="hi back")
+
+
+@pytest.mark.parametrize("params", [{}, INCOMPLETE], ids=["placeholders", "incomplete"])
+def test_subscribing_and_unsubscribing_change_access(limited: Org, params: JsonDict) -> None:
+    org = limited
+    newcomer = org.person("Newcomer")
+    principals = [_ids(newcomer)]
+
+    def join() -> None:
+        org.owner.ok(
+            "POST",
+            "/users/me/subscriptions",
+            subscriptions=[{"name": "guest-room"}],
+            principals=principals,
+        )
+
+    added = [e for e in verify(org.guest, join, **params) if e["type"] == "realm_user"]
+    assert [(e["op"], e["person"]["full_name"]) for e in added] == [("add", "Newcomer")]
+
+    def leave() -> None:
+        org.owner.ok(
+            "DELETE", "/users/me/subscriptions", subscriptions=["guest-room"], principals=principals
+        )
+
+    removed = [e for e in verify(org.guest, leave, **params) if e["type"] == "realm_user"]
+    assert removed == [
+        {
+            "type": "realm_user",
+            "op": "remove",
+            "person": {"user_id": _ids(newcomer), "full_name": "Unknown user"},
+            "id": removed[0]["id"],
+        }
+    ]
+    newcomer.close()
+
+
+def test_guest_joining_a_channel_gains_its_subscribers(limited: Org) -> None:
+    org = limited
+    org.owner.ok(
+        "POST",
+        "/users/me/subscriptions",
+        subscriptions=[{"name": "stranger-room"}],
+        principals=[_ids(org.stranger)],
+    )
+
+    def join() -> None:
+        org.owner.ok(
+            "POST",
+            "/users/me/subscriptions",
+            subscriptions=[{"name": "stranger-room"}],
+            principals=[_ids(org.guest)],
+        )
+
+    found = verify(org.guest, join)
+    added = {e["person"]["user_id"] for e in found if e["type"] == "realm_user"}
+    assert _ids(org.stranger) in added
+
+    def leave() -> None:
+        org.guest.ok("DELETE", "/users/me/subscriptions", subscriptions=["stranger-room"])
+
+    found = verify(org.guest, leave)
+    lost = {e["person"]["user_id"] for e in found if e["type"] == "realm_user"}
+    assert _ids(org.stranger) in lost
+
+
+@pytest.mark.parametrize("params", [{}, INCOMPLETE], ids=["placeholders", "incomplete"])
+def test_new_people_reach_guests_as_unknown_users(limited: Org, params: JsonDict) -> None:
+    org = limited
+    email = new_email()
+    created: JsonDict = {}
+
+    def create() -> None:
+        created.update(
+            org.owner.ok("POST", "/users", email=email, password=PASSWORD, full_name="Someone")
+        )
+
+    found = [e for e in verify(org.guest, create, **params) if e["type"] == "realm_user"]
+    if params:
+        assert found == []
+    else:
+        assert [e["person"] for e in found] == [unknown_user(created["user_id"], org.host)]
+
+
+def test_channel_message_from_a_stranger_shows_an_unknown_sender(limited: Org) -> None:
+    org = limited
+    queue = register(org.guest, event_types=["message"])
+    org.stranger.ok(
+        "POST", "/messages", type="stream", to="guest-room", topic="t", content="drive-by"
+    )
+    [event] = events(org.guest, queue)
+    placeholder = {
+        "sender_id": _ids(org.stranger),
+        "sender_full_name": "Unknown user",
+        "sender_email": f"user{_ids(org.stranger)}@{org.host}",
+        "avatar_url": "/static/images/unknown-user-avatar.png",
+    }
+    assert {k: event["message"][k] for k in placeholder} == placeholder
+    fetched = org.guest.ok(
+        "GET", "/messages", anchor="newest", num_before=1, num_after=0, apply_markdown=True
+    )["messages"][-1]
+    assert {k: fetched[k] for k in placeholder} == placeholder
+    # The friend, a member, sees the sender.
+    seen = org.friend.ok("GET", "/messages", anchor="newest", num_before=1, num_after=0)
+    assert seen["messages"][-1]["sender_full_name"] == "Stranger"
+
+
+def test_back_to_everyone_shows_everyone(limited: Org) -> None:
+    org = limited
+    org.owner.ok(
+        "PATCH", "/realm", can_access_all_users_group={"new": org.group_ids["role:everyone"]}
+    )
+    state = org.guest.ok("POST", "/register", fetch_event_types=["realm_user"])
+    assert _users(state)[_ids(org.stranger)]["full_name"] == "Stranger"
+    assert org.guest.ok("GET", f"/users/{_ids(org.stranger)}")["user"]["full_name"] == "Stranger"
