@@ -10,6 +10,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
+import httpx
 import pytest
 
 from tests.support.api import Api, assert_error
@@ -294,6 +295,11 @@ def test_channel_message_from_a_stranger_shows_an_unknown_sender(limited: Org) -
         "GET", "/messages", anchor="newest", num_before=1, num_after=0, apply_markdown=True
     )["messages"][-1]
     assert {k: fetched[k] for k in placeholder} == placeholder
+    # The placeholder avatar is served, to anyone, as a PNG.
+    image = httpx.get(org.server.url + placeholder["avatar_url"])
+    assert image.status_code == 200, image.text
+    assert image.headers["content-type"] == "image/png"
+    assert image.content.startswith(b"\x89PNG\r\n\x1a\n")
     # The friend, a member, sees the sender.
     seen = org.friend.ok("GET", "/messages", anchor="newest", num_before=1, num_after=0)
     assert seen["messages"][-1]["sender_full_name"] == "Stranger"
