@@ -6,7 +6,7 @@ guest here shares the channel `guest-room` with `friend` only; `stranger` shares
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -150,22 +150,76 @@ def test_get_users_as_a_guest(limited: Org) -> None:
     assert stranger["full_name"] == "Stranger"
 
 
-def test_presence_and_status_of_strangers_are_left_out(limited: Org) -> None:
+def test_presence_and_status_reach_guests_by_default(limited: Org) -> None:
+    """As Zulip without CAN_ACCESS_ALL_USERS_GROUP_LIMITS_PRESENCE: user ids and their
+    availability are all a guest learns of people it may not access."""
     org = limited
-    for api in (org.friend, org.stranger):
-        api.ok("POST", "/users/me/presence", status="active")
-        api.ok("POST", "/users/me/status", status_text="here")
-    queue = register(org.guest, event_types=["presence", "user_status"])
+    org.stranger.ok("POST", "/users/me/presence", status="active")
+    queue = register(org.guest, event_types=["user_status"])
     org.stranger.ok("POST", "/users/me/status", status_text="elsewhere")
-    org.friend.ok("POST", "/users/me/status", status_text="nearby")
-    assert [e["user_id"] for e in events(org.guest, queue)] == [_ids(org.friend)]
+    assert [e["user_id"] for e in events(org.guest, queue)] == [_ids(org.stranger)]
     state = org.guest.ok(
         "POST", "/register", fetch_event_types=["presence", "user_status"], slim_presence=True
     )
-    assert str(_ids(org.stranger)) not in state["presences"]
-    assert str(_ids(org.friend)) in state["presences"]
-    assert str(_ids(org.stranger)) not in state["user_status"]
-    assert state["user_status"][str(_ids(org.friend))]["status_text"] == "nearby"
+    assert str(_ids(org.stranger)) in state["presences"]
+    assert state["user_status"][str(_ids(org.stranger))]["status_text"] == "elsewhere"
+    org.guest.ok("GET", f"/users/{_ids(org.stranger)}/presence")
+    assert_error(org.guest.get(f"/users/{_ids(org.stranger)}/status"), "Insufficient permission")
+
+
+def test_presence_limited_on_request(start_server: Callable[..., ServerProcess]) -> None:
+    server = start_server({"TEAMCHAT_GUEST_ACCESS_LIMITS_PRESENCE": "1"})
+    with Api(server.url, server.owner_email, server.owner_key) as owner:
+        groups = owner.ok("GET", "/user_groups")["user_groups"]
+        members = next(g["id"] for g in groups if g["name"] == "role:members")
+        owner.ok("PATCH", "/realm", can_access_all_users_group={"new": members})
+        guest = create_person(server, owner, "Guest", role=600)
+        subs = guest.ok("GET", "/users/me/subscriptions")["subscriptions"]
+        guest.ok("DELETE", "/users/me/subscriptions", subscriptions=[s["name"] for s in subs])
+        friend = create_person(server, owner, "Friend")
+        stranger = create_person(server, owner, "Stranger")
+        owner.ok(
+            "POST",
+            "/users/me/subscriptions",
+            subscriptions=[{"name": "room"}],
+            principals=[_ids(guest), _ids(friend)],
+        )
+        for api in (friend, stranger):
+            api.ok("POST", "/users/me/presence", status="active")
+            api.ok("POST", "/users/me/status", status_text="here")
+        queue = register(guest, event_types=["presence", "user_status"])
+        stranger.ok("POST", "/users/me/status", status_text="elsewhere")
+        friend.ok("POST", "/users/me/status", status_text="nearby")
+        assert [e["user_id"] for e in events(guest, queue)] == [_ids(friend)]
+        state = guest.ok(
+            "POST", "/register", fetch_event_types=["presence", "user_status"], slim_presence=True
+        )
+        assert set(state["presences"]) == {str(_ids(friend))}
+        assert set(state["user_status"]) == {str(_ids(friend))}
+        assert_error(guest.get(f"/users/{_ids(stranger)}/presence"), "Insufficient permission")
+        assert guest.ok("GET", f"/users/{_ids(friend)}/presence")["presence"]
+
+        # Gaining access brings the person's status along, so the state stays whole.
+        def join() -> None:
+            owner.ok(
+                "POST",
+                "/users/me/subscriptions",
+                subscriptions=[{"name": "room"}],
+                principals=[_ids(stranger)],
+            )
+
+        found = verify(guest, join)
+        statuses = [e for e in found if e["type"] == "user_status"]
+        assert statuses == [
+            {
+                "type": "user_status",
+                "user_id": _ids(stranger),
+                "status_text": "elsewhere",
+                "id": statuses[0]["id"],
+            }
+        ]
+        for api in (guest, friend, stranger):
+            api.close()
 
 
 def test_guest_cannot_message_a_stranger(limited: Org) -> None:

@@ -110,8 +110,6 @@ def _lose_access(state: JsonDict, user_id: int, user_list_incomplete: bool) -> N
     assert found is not None, f"remove for unknown user {user_id}"
     key, index = found
     del state[key][index]
-    # A client forgets what it knew about the person, such as their status.
-    state.get("user_status", {}).pop(str(user_id), None)
     if not user_list_incomplete:
         state["realm_users"].append(unknown_user(user_id, state["realm_bot_domain"]))
         state["realm_users"].sort(key=lambda p: p["user_id"])

@@ -5,7 +5,8 @@ with (subscribing, unsubscribing, a first direct message) takes a `GuestAccess` 
 the guests concerned before it writes, and `publish_changes` after: each guest gets
 realm_user/add with the full person for everyone it can now access, and realm_user/remove
 for everyone it no longer can (its clients then show them as "Unknown user" or drop them).
-With each add goes the person's `user_status`, which the guest's state now includes.
+With `guest_access_limits_presence`, each add also carries the person's `user_status`,
+which the guest's state now includes.
 """
 
 from __future__ import annotations
@@ -71,7 +72,8 @@ async def publish_changes(rt: Runtime, tx: Tx, access: GuestAccess) -> None:
         events: list[JsonDict] = [
             msgspec.to_builtins(RealmUserAddEvent(person=obj)) for obj in objects
         ]
-        events += await _statuses(tx, users)
+        if rt.settings.guest_access_limits_presence:
+            events += await _statuses(tx, users)
         events += [
             # zulip-compat: send_user_remove_events_on_removing_subscriptions's person.
             msgspec.to_builtins(

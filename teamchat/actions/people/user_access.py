@@ -14,6 +14,7 @@ from teamchat.errors import ZulipError
 from teamchat.lib import realm_settings, wire
 from teamchat.lib import system_groups as sg
 from teamchat.records import UserRow
+from teamchat.runtime import Runtime
 from teamchat.store import user_access as access_store
 from teamchat.store.db import Conn
 
@@ -175,3 +176,21 @@ async def bot_owner_user_ids(conn: Conn, bot: UserRow) -> list[int]:
     """Who receives `realm_bot` events about `bot`: active administrators and its owner."""
     users = await store.users.list_users(conn, is_active=True)
     return [u.id for u in users if not u.is_bot and (u.is_admin or u.id == bot.bot_owner_id)]
+
+
+async def presence_audience(rt: Runtime, conn: Conn, target: UserRow) -> list[int]:
+    """Who gets `presence` and `user_status` events about `target`: everyone active, or with
+    `guest_access_limits_presence` only those who can access `target`."""
+    if rt.settings.guest_access_limits_presence:
+        return await user_ids_who_can_access(conn, target)
+    return await store.users.list_active_user_ids(conn)
+
+
+async def presence_visible_ids(rt: Runtime, conn: Conn, viewer: UserRow) -> set[int] | None:
+    """Whose presence and status `viewer` gets (None: everyone's).
+
+    zulip-compat: limited only with CAN_ACCESS_ALL_USERS_GROUP_LIMITS_PRESENCE (off by default).
+    """
+    if not rt.settings.guest_access_limits_presence:
+        return None
+    return await accessible_user_ids(conn, viewer, include_deactivated=False)
