@@ -68,3 +68,9 @@ async def active_non_guest_ids(conn: Conn) -> list[int]:
     """Active users (bots included) who are not guests."""
     rows = await conn.fetchall("SELECT id FROM users WHERE is_active = 1 AND role != ?", (_GUEST,))
     return [int(row[0]) for row in rows]
+
+
+async def human_user_ids(conn: Conn) -> set[int]:
+    """Every person, active or not (everyone a guest sees when access is not limited)."""
+    rows = await conn.fetchall("SELECT id FROM users WHERE is_bot = 0")
+    return {int(row[0]) for row in rows}

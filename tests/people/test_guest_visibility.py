@@ -80,14 +80,21 @@ def org(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Org]:
 
 @pytest.fixture(scope="module")
 def limited(org: Org) -> Org:
-    """The organization with guests limited (set once through the API, checked there)."""
+    """The organization with guests limited (set once through the API, checked there): the
+    guest's state after the events equals a fresh one, strangers now placeholders."""
     value = {"new": org.group_ids["role:members"]}
-    found = verify(
-        org.owner, lambda: org.owner.ok("PATCH", "/realm", can_access_all_users_group=value)
-    )
+
+    def limit() -> None:
+        org.owner.ok("PATCH", "/realm", can_access_all_users_group=value)
+
+    found = verify(org.guest, limit)
     [event] = [e for e in found if e["type"] == "realm"]
     assert event["op"] == "update_dict"
     assert event["data"] == {"can_access_all_users_group": org.group_ids["role:members"]}
+    lost = {e["person"]["user_id"] for e in found if e["type"] == "realm_user"}
+    assert _ids(org.stranger) in lost
+    assert {_ids(org.friend), _ids(org.guest)}.isdisjoint(lost)
+    assert all(e["op"] == "remove" for e in found if e["type"] == "realm_user")
     return org
 
 
@@ -361,9 +368,13 @@ def test_channel_message_from_a_stranger_shows_an_unknown_sender(limited: Org) -
 
 def test_back_to_everyone_shows_everyone(limited: Org) -> None:
     org = limited
-    org.owner.ok(
-        "PATCH", "/realm", can_access_all_users_group={"new": org.group_ids["role:everyone"]}
-    )
-    state = org.guest.ok("POST", "/register", fetch_event_types=["realm_user"])
-    assert _users(state)[_ids(org.stranger)]["full_name"] == "Stranger"
+    value = {"new": org.group_ids["role:everyone"]}
+
+    def unlimit() -> None:
+        org.owner.ok("PATCH", "/realm", can_access_all_users_group=value)
+
+    found = verify(org.guest, unlimit, **INCOMPLETE)
+    added = {e["person"]["user_id"]: e["person"] for e in found if e["type"] == "realm_user"}
+    assert added[_ids(org.stranger)]["full_name"] == "Stranger"
+    assert all(e["op"] == "add" for e in found if e["type"] == "realm_user")
     assert org.guest.ok("GET", f"/users/{_ids(org.stranger)}")["user"]["full_name"] == "Stranger"

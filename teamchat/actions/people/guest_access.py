@@ -1,10 +1,11 @@
 """Guests gaining and losing access to people: the `realm_user` add/remove events it causes.
 
 A change that may alter which people a limited guest shares a channel or a conversation
-with (subscribing, unsubscribing, a first direct message) takes a `GuestAccess` snapshot of
-the guests concerned before it writes, and `publish_changes` after: each guest gets
-realm_user/add with the full person for everyone it can now access, and realm_user/remove
-for everyone it no longer can (its clients then show them as "Unknown user" or drop them).
+with (subscribing, unsubscribing, a first direct message, changing the setting itself)
+takes a `GuestAccess` snapshot of the guests concerned before it writes, and
+`publish_changes` after: each guest gets realm_user/add with the full person for everyone
+it can now access, and realm_user/remove for everyone it no longer can (its clients then
+show them as "Unknown user" or drop them).
 With `guest_access_limits_presence`, each add also carries the person's `user_status`,
 which the guest's state now includes.
 """
@@ -52,14 +53,34 @@ async def snapshot(
     )
 
 
+async def snapshot_all_guests(conn: Conn) -> GuestAccess:
+    """The access of every active guest, limited or not (before the setting changes)."""
+    restricted = await access_restricted(conn)
+    everyone = await access_store.human_user_ids(conn)
+    return GuestAccess(
+        before={
+            guest_id: await _access(conn, guest_id, restricted, everyone)
+            for guest_id in await access_store.active_guest_ids(conn)
+        }
+    )
+
+
+async def _access(conn: Conn, guest_id: int, restricted: bool, everyone: set[int]) -> set[int]:
+    if not restricted:
+        return everyone
+    return await access_store.shared_user_ids(conn, guest_id, include_deactivated=True)
+
+
 async def publish_changes(rt: Runtime, tx: Tx, access: GuestAccess) -> None:
     """Queue realm_user/add and /remove for what each snapshotted guest gained or lost."""
     if not access.before:
         return
     realm = await store.realm.get_realm(tx)
     assert realm is not None
+    restricted = await access_restricted(tx)
+    everyone = await access_store.human_user_ids(tx)
     for guest_id, before in access.before.items():
-        after = await access_store.shared_user_ids(tx, guest_id, include_deactivated=True)
+        after = await _access(tx, guest_id, restricted, everyone)
         gained, lost = sorted(after - before), sorted(before - after)
         if not gained and not lost:
             continue
