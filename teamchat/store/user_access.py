@@ -13,15 +13,15 @@ from teamchat.store.db import Conn
 
 _GUEST = int(Role.GUEST)
 
-# Active human subscribers of the channels `?` is actively subscribed to.
+# Human subscribers of the channels `?` is actively subscribed to (the first `?`: 1 to
+# count deactivated ones too).
 _SHARED_CHANNELS = (
     "SELECT other.user_id FROM subscription AS mine"
     " JOIN subscription AS other ON other.stream_id = mine.stream_id AND other.active = 1"
-    " JOIN users AS u ON u.id = other.user_id AND u.is_active = 1 AND u.is_bot = 0"
+    " JOIN users AS u ON u.id = other.user_id AND u.is_bot = 0 AND (u.is_active = 1 OR ?)"
     " WHERE mine.user_id = ? AND mine.active = 1"
 )
-# Human participants of the direct-message conversations `?` is in (deactivated ones too when
-# the second `?` is 1, as Zulip counts them for the register state).
+# Human participants of the direct-message conversations `?` is in (likewise).
 _SHARED_CONVERSATIONS = (
     "SELECT other.user_id FROM direct_message_member AS mine"
     " JOIN direct_message_member AS other ON other.recipient_id = mine.recipient_id"
@@ -31,10 +31,15 @@ _SHARED_CONVERSATIONS = (
 
 
 async def shared_user_ids(conn: Conn, user_id: int, *, include_deactivated: bool) -> set[int]:
-    """People sharing a channel subscription or a conversation with `user_id`, and itself."""
+    """People sharing a channel subscription or a conversation with `user_id`, and itself.
+
+    With `include_deactivated` (what a guest's state shows), deactivated people still count
+    through channels too, unlike Zulip's get_accessible_user_ids: the guest was told of the
+    deactivation (realm_user/update), so its state keeps the person as deactivated.
+    """
+    flag = int(include_deactivated)
     rows = await conn.fetchall(
-        f"{_SHARED_CHANNELS} UNION {_SHARED_CONVERSATIONS}",
-        (user_id, int(include_deactivated), user_id),
+        f"{_SHARED_CHANNELS} UNION {_SHARED_CONVERSATIONS}", (flag, user_id, flag, user_id)
     )
     return {user_id, *(int(row[0]) for row in rows)}
 

@@ -338,6 +338,34 @@ def test_new_people_reach_guests_as_unknown_users(limited: Org, params: JsonDict
         assert [e["person"] for e in found] == [unknown_user(created["user_id"], org.host)]
 
 
+@pytest.mark.parametrize("params", [{}, INCOMPLETE], ids=["placeholders", "incomplete"])
+def test_deactivation_reaches_guests_as_access_allows(limited: Org, params: JsonDict) -> None:
+    org = limited
+    mate, other = org.person("Mate"), org.person("Other")
+    org.owner.ok(
+        "POST",
+        "/users/me/subscriptions",
+        subscriptions=[{"name": "guest-room"}],
+        principals=[_ids(mate)],
+    )
+    for user in (mate, other):
+        found = verify(org.guest, lambda u=user: org.owner.ok("DELETE", f"/users/{_ids(u)}"))
+        people = [e for e in found if e["type"] == "realm_user"]
+        groups = [e for e in found if e["type"] == "user_group"]
+        if user is mate:
+            # The guest sees the mate deactivated, and drops it from groups itself.
+            assert [e["person"] for e in people] == [{"user_id": _ids(mate), "is_active": False}]
+            assert groups == []
+        else:
+            # An inaccessible person: no realm_user event, only the group exits.
+            assert people == []
+            assert groups
+            assert {e["op"] for e in groups} == {"remove_members"}
+        verify(org.guest, lambda u=user: org.owner.ok("POST", f"/users/{_ids(u)}/reactivate"))
+    mate.close()
+    other.close()
+
+
 def test_channel_message_from_a_stranger_shows_an_unknown_sender(limited: Org) -> None:
     org = limited
     queue = register(org.guest, event_types=["message"])

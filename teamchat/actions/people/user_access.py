@@ -135,7 +135,8 @@ async def accessible_user_ids(
 ) -> set[int] | None:
     """The people `viewer` may access (bots not listed: always accessible), None for all.
 
-    Zulip's get_accessible_user_ids: deactivated people count only through conversations.
+    Zulip's get_accessible_user_ids, with deactivated people counted through channels too
+    (see store.user_access.shared_user_ids).
     """
     if not viewer.is_guest or not await access_restricted(conn):
         return None
