@@ -366,6 +366,32 @@ def test_deactivation_reaches_guests_as_access_allows(limited: Org, params: Json
     other.close()
 
 
+def test_becoming_a_guest_and_back(limited: Org) -> None:
+    org = limited
+    person = org.person("Convert")
+    subs = person.ok("GET", "/users/me/subscriptions")["subscriptions"]
+    person.ok("DELETE", "/users/me/subscriptions", subscriptions=[s["name"] for s in subs])
+
+    def set_role(role: int) -> None:
+        org.owner.ok("PATCH", f"/users/{_ids(person)}", role=role)
+
+    # Only the people part of the state: a role change alters permission keys (can_create_*,
+    # realm_default_streams) no event updates, which is not about whom one sees.
+    people_only = {"event_types": ["realm_user"], "fetch_event_types": ["realm_user", "realm"]}
+    found = verify(person, lambda: set_role(600), **people_only)
+    lost = {e["person"]["user_id"] for e in found if e["type"] == "realm_user"}
+    assert {_ids(org.stranger), _ids(org.owner)} <= lost
+    assert _ids(person) not in lost
+    state = person.ok("POST", "/register", fetch_event_types=["realm_user"])
+    assert _users(state)[_ids(org.stranger)]["full_name"] == "Unknown user"
+    found = verify(person, lambda: set_role(400), **INCOMPLETE)
+    added = {
+        e["person"]["user_id"] for e in found if e["type"] == "realm_user" and e["op"] == "add"
+    }
+    assert lost <= added
+    person.close()
+
+
 def test_channel_message_from_a_stranger_shows_an_unknown_sender(limited: Org) -> None:
     org = limited
     queue = register(org.guest, event_types=["message"])

@@ -55,20 +55,28 @@ async def snapshot(
 
 async def snapshot_all_guests(conn: Conn) -> GuestAccess:
     """The access of every active guest, limited or not (before the setting changes)."""
+    return await _snapshot_users(conn, await access_store.active_guest_ids(conn))
+
+
+async def snapshot_user(conn: Conn, user_id: int) -> GuestAccess:
+    """The access of one user whose role is about to change (becoming or ceasing to be a
+    guest changes whom it may access)."""
+    return await _snapshot_users(conn, [user_id])
+
+
+async def _snapshot_users(conn: Conn, user_ids: list[int]) -> GuestAccess:
     restricted = await access_restricted(conn)
     everyone = await access_store.human_user_ids(conn)
-    return GuestAccess(
-        before={
-            guest_id: await _access(conn, guest_id, restricted, everyone)
-            for guest_id in await access_store.active_guest_ids(conn)
-        }
-    )
+    before = {}
+    for user in await store.users.list_users(conn, user_ids=user_ids):
+        before[user.id] = await _access(conn, user, restricted, everyone)
+    return GuestAccess(before=before)
 
 
-async def _access(conn: Conn, guest_id: int, restricted: bool, everyone: set[int]) -> set[int]:
-    if not restricted:
+async def _access(conn: Conn, user: UserRow, restricted: bool, everyone: set[int]) -> set[int]:
+    if not restricted or not user.is_guest:
         return everyone
-    return await access_store.shared_user_ids(conn, guest_id, include_deactivated=True)
+    return await access_store.shared_user_ids(conn, user.id, include_deactivated=True)
 
 
 async def publish_changes(rt: Runtime, tx: Tx, access: GuestAccess) -> None:
@@ -80,12 +88,12 @@ async def publish_changes(rt: Runtime, tx: Tx, access: GuestAccess) -> None:
     restricted = await access_restricted(tx)
     everyone = await access_store.human_user_ids(tx)
     for guest_id, before in access.before.items():
-        after = await _access(tx, guest_id, restricted, everyone)
+        guest = await store.users.get_user_by_id(tx, guest_id)
+        assert guest is not None
+        after = await _access(tx, guest, restricted, everyone)
         gained, lost = sorted(after - before), sorted(before - after)
         if not gained and not lost:
             continue
-        guest = await store.users.get_user_by_id(tx, guest_id)
-        assert guest is not None
         users = await store.users.list_users(tx, user_ids=gained) if gained else []
         objects = await people.user_objects(
             tx, realm, guest, users, client_gravatar=False, include_custom_profile_fields=True
