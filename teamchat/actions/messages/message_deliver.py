@@ -22,7 +22,7 @@ from teamchat.actions.messages.user_topics import (
     set_policy_in_tx,
 )
 from teamchat.actions.people import guest_access
-from teamchat.actions.people.user_access import user_ids_who_can_access
+from teamchat.actions.people.user_access import access_restricted, user_ids_who_can_access
 from teamchat.events import rules_messages as rules
 from teamchat.events.internal import IF_CAPS
 from teamchat.events.types_streams import StreamUpdateEvent
@@ -324,7 +324,7 @@ async def _publish_message(
         user_id: {"flags": fl.flag_names(bits), rules.EMAIL_VISIBLE: visible[user_id]}
         for user_id, bits in flags.items()
     }
-    if draft.stream is not None and not sender.is_bot:
+    if draft.stream is not None and not sender.is_bot and await access_restricted(tx):
         # zulip-compat: user_ids_without_access_to_sender (a non-subscriber's channel message).
         can_access = set(await user_ids_who_can_access(tx, sender))
         for user_id in set(flags) - can_access:

@@ -41,10 +41,10 @@ async def snapshot(
     conn: Conn, *, user_ids: Iterable[int] = (), stream_ids: Iterable[int] = ()
 ) -> GuestAccess:
     """The access of the guests among `user_ids` and the guests subscribed to `stream_ids`."""
-    if not await access_restricted(conn):
-        return GuestAccess(before={})
     guests = set(await access_store.active_guest_ids(conn, user_ids))
     guests |= set(await access_store.active_guest_subscriber_ids(conn, stream_ids))
+    if not guests or not await access_restricted(conn):
+        return GuestAccess(before={})
     return GuestAccess(
         before={
             guest_id: await access_store.shared_user_ids(conn, guest_id, include_deactivated=True)
