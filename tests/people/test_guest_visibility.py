@@ -6,6 +6,8 @@ guest here shares the channel `guest-room` with `friend` only; `stranger` shares
 
 from __future__ import annotations
 
+import json
+import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any
@@ -16,7 +18,7 @@ import pytest
 from tests.support.api import Api, assert_error
 from tests.support.apply_events import apply_events, unknown_user
 from tests.support.people import events, login, new_email, register, verify
-from tests.support.server import ServerProcess
+from tests.support.server import ServerProcess, cli
 
 JsonDict = dict[str, Any]
 PASSWORD = "pw-guest-123456"
@@ -450,3 +452,21 @@ def test_back_to_everyone_shows_everyone(limited: Org) -> None:
     assert added[_ids(org.stranger)]["full_name"] == "Stranger"
     assert all(e["op"] == "add" for e in found if e["type"] == "realm_user")
     assert org.guest.ok("GET", f"/users/{_ids(org.stranger)}")["user"]["full_name"] == "Stranger"
+
+
+def test_the_admin_cli_limits_guests_of_a_live_server(limited: Org) -> None:
+    org = limited
+    queue = register(org.guest, event_types=["realm", "realm_user"])
+    cli(org.server.db, "admin", "realm", "set", "can_access_all_users_group", "role:members")
+    deadline = time.monotonic() + 10
+    found: list[JsonDict] = []
+    while time.monotonic() < deadline and not any(e["type"] == "realm" for e in found):
+        time.sleep(0.2)
+        found = events(org.guest, queue)
+    [realm_event] = [e for e in found if e["type"] == "realm"]
+    assert realm_event["data"] == {"can_access_all_users_group": org.group_ids["role:members"]}
+    lost = {e["person"]["user_id"] for e in found if e["type"] == "realm_user"}
+    assert _ids(org.stranger) in lost
+    shown = json.loads(cli(org.server.db, "admin", "realm", "show", "--json").stdout)
+    assert shown["can_access_all_users_group"] in ("role:members", org.group_ids["role:members"])
+    cli(org.server.db, "admin", "realm", "set", "can_access_all_users_group", "role:everyone")
