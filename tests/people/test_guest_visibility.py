@@ -15,8 +15,12 @@ from typing import Any
 import httpx
 import pytest
 
+from tests.support import flutter_types as fl
+from tests.support import mobile
 from tests.support.api import Api, assert_error
 from tests.support.apply_events import apply_events, unknown_user
+from tests.support.flutter_events import parse_event
+from tests.support.mobile import call
 from tests.support.people import events, login, new_email, register, verify
 from tests.support.server import ServerProcess, cli
 
@@ -438,6 +442,25 @@ def test_channel_message_from_a_stranger_shows_an_unknown_sender(limited: Org) -
     # The friend, a member, sees the sender.
     seen = org.friend.ok("GET", "/messages", anchor="newest", num_before=1, num_after=0)
     assert seen["messages"][-1]["sender_full_name"] == "Stranger"
+
+
+def test_the_mobile_app_decodes_what_a_limited_guest_gets(limited: Org) -> None:
+    org = limited
+    snapshot = call(org.guest, "POST", "/register", fl.InitialSnapshot, **mobile.REGISTER)
+    queue_id = snapshot.queue_id
+    assert queue_id is not None
+    newcomer = org.person("Passer-by")
+    principals = [_ids(newcomer)]
+    room = [{"name": "guest-room"}]
+    org.owner.ok("POST", "/users/me/subscriptions", subscriptions=room, principals=principals)
+    org.owner.ok(
+        "DELETE", "/users/me/subscriptions", subscriptions=["guest-room"], principals=principals
+    )
+    found = [e for e in mobile.events(org.guest, queue_id) if e["type"] == "realm_user"]
+    assert [e["op"] for e in found] == ["add", "add", "remove"]  # placeholder, person, gone
+    for event in found:
+        assert parse_event(event) is not None, event
+    newcomer.close()
 
 
 def test_back_to_everyone_shows_everyone(limited: Org) -> None:
