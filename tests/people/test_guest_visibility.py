@@ -235,6 +235,17 @@ def test_presence_limited_on_request(start_server: Callable[..., ServerProcess])
             api.close()
 
 
+def test_guest_mentions_only_people_it_can_access(limited: Org) -> None:
+    org = limited
+    content = f"@**Stranger|{_ids(org.stranger)}** and @**Friend|{_ids(org.friend)}**"
+    rendered = org.guest.ok("POST", "/messages/render", content=content)["rendered"]
+    assert f'data-user-id="{_ids(org.friend)}"' in rendered
+    assert f'data-user-id="{_ids(org.stranger)}"' not in rendered
+    assert f"@<strong>Stranger|{_ids(org.stranger)}</strong>" in rendered
+    member_view = org.friend.ok("POST", "/messages/render", content=content)["rendered"]
+    assert f'data-user-id="{_ids(org.stranger)}"' in member_view
+
+
 def test_guest_cannot_message_a_stranger(limited: Org) -> None:
     org = limited
     before = org.stranger.ok("GET", "/messages", anchor="newest", num_before=1, num_after=0)

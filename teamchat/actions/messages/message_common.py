@@ -50,7 +50,12 @@ async def render_context(
     users_by_name: dict[str, list[MentionTarget]] = {}
     users_by_id: dict[int, MentionTarget] = {}
     if _MAYBE_USER_MENTION.search(content):
-        for user in await user_store.list_users(conn, is_active=True):
+        users = await user_store.list_users(conn, is_active=True)
+        # zulip-compat: MentionBackend leaves out the people a limited guest may not access.
+        hidden = await inaccessible_user_ids(conn, sender, users)
+        for user in users:
+            if user.id in hidden:
+                continue
             target = MentionTarget(user_id=user.id, full_name=user.full_name)
             users_by_id[user.id] = target
             users_by_name.setdefault(user.full_name.casefold(), []).append(target)
