@@ -1,9 +1,10 @@
 """Cold start of `teamchat serve` on an existing database: from process start (Python
 start-up included) to the first answered request (GET /health answering 200).
 
-Usage: python scripts/bench_cold_start.py [--runs 7]
+Usage: python scripts/bench_cold_start.py [--runs 7] [--sandbox]
 Bootstraps a database once (not measured), then starts and stops the server `--runs` times
-and prints every time and the median. Profile the imports with
+and prints every time and the median. With `--sandbox`, every run is a new
+`teamchat sandbox` in a temporary database, seeding included. Profile the imports with
 `python -X importtime -m teamchat --help 2> imports.txt`.
 """
 
@@ -35,14 +36,14 @@ def cpu_secs(pid: int) -> float:
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
-def start_to_first_answer(db: Path, timeout_secs: float = 60.0) -> tuple[float, float]:
-    """(wall seconds, server CPU seconds) from spawning `teamchat serve` to its first 200
+def start_to_first_answer(command: list[str], timeout_secs: float = 60.0) -> tuple[float, float]:
+    """(wall seconds, server CPU seconds) from spawning `teamchat COMMAND` to its first 200
     on /health. On a busy machine the wall time includes waiting for a core; the CPU time
     is what the start-up itself costs."""
     port = free_port()
     started = time.perf_counter()
     process = subprocess.Popen(
-        [sys.executable, "-m", "teamchat", "--db", str(db), "serve", "--port", str(port)],
+        [sys.executable, "-m", "teamchat", *command, "--port", str(port)],
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
         stdin=subprocess.DEVNULL,
@@ -66,11 +67,15 @@ def start_to_first_answer(db: Path, timeout_secs: float = 60.0) -> tuple[float, 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=7)
+    parser.add_argument("--sandbox", action="store_true", help="time new sandboxes instead")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as folder:
-        db = Path(folder) / "teamchat.db"
-        start_to_first_answer(db)  # bootstraps the organization: not a cold start
-        runs = [start_to_first_answer(db) for _ in range(args.runs)]
+        if args.sandbox:
+            command = ["sandbox"]
+        else:
+            command = ["--db", str(Path(folder) / "teamchat.db"), "serve"]
+            start_to_first_answer(command)  # bootstraps the organization: not a cold start
+        runs = [start_to_first_answer(command) for _ in range(args.runs)]
     walls, cpus = [w for w, _ in runs], [c for _, c in runs]
     print("wall (ms):", " ".join(f"{t * 1000:.0f}" for t in walls))
     print("cpu  (ms):", " ".join(f"{t * 1000:.0f}" for t in cpus))

@@ -142,10 +142,13 @@ async def fill_messages(rt: Runtime, layout: Layout, count: int) -> None:
     """Bulk-insert `count` messages (90% channel, 10% direct) and their user_message rows."""
     rng = random.Random(11)
     now = int(time.time()) - count
-    next_id = 1
-    while next_id <= count:
+    async with rt.db.read() as conn:  # after the first-run messages (Welcome Bot)
+        row = await conn.fetchone("SELECT coalesce(max(id), 0) FROM message")
+    first = int(row[0]) + 1 if row else 1
+    next_id, last = first, first + count - 1
+    while next_id <= last:
         messages, user_messages = [], []
-        for message_id in range(next_id, min(next_id + BATCH, count + 1)):
+        for message_id in range(next_id, min(next_id + BATCH, last + 1)):
             content = _content(rng, message_id)
             if rng.random() < 0.9:
                 stream_id, recipient_id, members = rng.choice(layout.channels)
@@ -164,7 +167,7 @@ async def fill_messages(rt: Runtime, layout: Layout, count: int) -> None:
             await message_store.bulk_insert_messages(tx, messages)
             await flag_store.bulk_insert_user_messages(tx, user_messages)
         next_id += BATCH
-        print(f"\r  {min(next_id - 1, count):>9,} messages", end="", flush=True)
+        print(f"\r  {min(next_id - first, count):>9,} messages", end="", flush=True)
     print()
 
 

@@ -25,8 +25,10 @@ from teamchat.actions.integrations import (  # noqa: F401 (their send hooks)
     url_previews,
 )
 from teamchat.actions.messages.retention import run_retention
+from teamchat.actions.notifications import mobile_push  # noqa: F401 (its send hook)
 from teamchat.actions.notifications.missed_emails import run_missed_emails
 from teamchat.actions.ops.change_feed import ChangeFeed
+from teamchat.actions.ops.realm_export.exports import fail_interrupted_exports
 from teamchat.actions.scheduling.delivery import run_scheduler
 from teamchat.config import Settings
 from teamchat.errors import (
@@ -147,6 +149,7 @@ def create_app(settings: Settings, rt: Runtime | None = None) -> Litestar:
         feed = ChangeFeed(runtime)
         await feed.start()
         watcher.add_listener(feed.publish_new)
+        await fail_interrupted_exports(runtime)
         watch_task = asyncio.create_task(watcher.run())
         tasks = [gc_task, watch_task]
         if settings.backup_every_hours > 0:

@@ -65,6 +65,10 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
     invitation_link_validity_minutes: int = 14400
     max_file_upload_size_mib: int = 25
     push_service_url: str | None = None
+    # The server's credentials at the push service (Zulip's ZULIP_ORG_ID / ZULIP_ORG_KEY),
+    # sent as HTTP Basic authentication when both are set.
+    push_service_org_id: str | None = None
+    push_service_org_key: str | None = None
     # Outgoing mail (invitations): nothing is sent unless smtp_host is set.
     smtp_host: str | None = None
     smtp_port: int = 25
@@ -109,6 +113,8 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
             "invitation_link_validity_minutes": ("TEAMCHAT_INVITATION_LINK_VALIDITY_MINUTES", int),
             "max_file_upload_size_mib": ("TEAMCHAT_MAX_FILE_UPLOAD_SIZE_MIB", int),
             "push_service_url": ("TEAMCHAT_PUSH_SERVICE_URL", str),
+            "push_service_org_id": ("TEAMCHAT_PUSH_SERVICE_ORG_ID", str),
+            "push_service_org_key": ("TEAMCHAT_PUSH_SERVICE_ORG_KEY", str),
             "smtp_host": ("TEAMCHAT_SMTP_HOST", str),
             "smtp_port": ("TEAMCHAT_SMTP_PORT", int),
             "smtp_username": ("TEAMCHAT_SMTP_USERNAME", str),

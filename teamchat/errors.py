@@ -15,6 +15,13 @@ A leaf module: it imports nothing from teamchat. Raise these anywhere below the 
      ├── PreviousSettingValueMismatchedError EXPECTATION_MISMATCH
      ├── CannotDeactivateGroupInUseError CANNOT_DEACTIVATE_GROUP_IN_USE, objections
      ├── PushServiceNotConfiguredError PUSH_SERVICE_NOT_CONFIGURED
+     ├── InvalidPushDeviceTokenError   INVALID_PUSH_DEVICE_TOKEN
+     ├── InvalidRemotePushDeviceTokenError INVALID_REMOTE_PUSH_DEVICE_TOKEN
+     ├── NoActivePushDeviceError       NO_ACTIVE_PUSH_DEVICE
+     ├── PushServiceError              502 (the push service failed us)
+     │    ├── FailedToConnectBouncerError 502 FAILED_TO_CONNECT_BOUNCER
+     │    └── InternalBouncerServerError  502 INTERNAL_SERVER_ERROR_ON_BOUNCER
+     ├── PushAdminActionRequiredError  403 ADMIN_ACTION_REQUIRED
      ├── BadImageError                 BAD_IMAGE (uploaded image of the wrong kind)
      ├── CannotDeactivateLastUserError CANNOT_DEACTIVATE_LAST_USER, is_last_owner, entity
      ├── ResourceNotFoundError         404 BAD_REQUEST (unknown route, Zulip's JSON 404)
@@ -124,6 +131,58 @@ class PushServiceNotConfiguredError(ZulipError):
 
     def __init__(self) -> None:
         super().__init__("Server is not configured to use push notification service.")
+
+
+class InvalidPushDeviceTokenError(ZulipError):
+    code = "INVALID_PUSH_DEVICE_TOKEN"
+
+    def __init__(self) -> None:
+        super().__init__("Device not recognized")
+
+
+class InvalidRemotePushDeviceTokenError(ZulipError):
+    code = "INVALID_REMOTE_PUSH_DEVICE_TOKEN"
+
+    def __init__(self) -> None:
+        super().__init__("Device not recognized by the push bouncer")
+
+
+class NoActivePushDeviceError(ZulipError):
+    code = "NO_ACTIVE_PUSH_DEVICE"
+
+    def __init__(self) -> None:
+        super().__init__("No active registered push device")
+
+
+class PushServiceError(ZulipError):
+    """The push service could not be reached or failed; the request may be retried."""
+
+    http_status = 502
+
+
+class FailedToConnectBouncerError(PushServiceError):
+    code = "FAILED_TO_CONNECT_BOUNCER"
+
+    def __init__(self) -> None:
+        super().__init__("Network error while connecting to Zulip push notification service.")
+
+
+class InternalBouncerServerError(PushServiceError):
+    code = "INTERNAL_SERVER_ERROR_ON_BOUNCER"
+
+    def __init__(self) -> None:
+        super().__init__("Internal server error on Zulip push notification service, retry later.")
+
+
+class PushAdminActionRequiredError(ZulipError):
+    code = "ADMIN_ACTION_REQUIRED"
+    http_status = 403
+
+    def __init__(self) -> None:
+        super().__init__(
+            "Push notification configuration issue on server, contact the server"
+            " administrator or retry later."
+        )
 
 
 class ResourceNotFoundError(ZulipError):

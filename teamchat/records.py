@@ -238,6 +238,23 @@ class AttachmentRow(msgspec.Struct, frozen=True, kw_only=True):
     create_time: int
 
 
+class RealmExportRow(msgspec.Struct, frozen=True, kw_only=True):
+    """An export requested through the API (Zulip's RealmExport)."""
+
+    id: int
+    acting_user_id: int
+    export_type: int
+    status: int
+    date_requested: int
+    date_succeeded: int | None
+    date_failed: int | None
+    date_deleted: int | None
+    realm_url: str
+    secret: str
+    file_name: str | None
+    size: int | None
+
+
 class RealmEmojiRow(msgspec.Struct, frozen=True, kw_only=True):
     id: int
     name: str

@@ -56,7 +56,12 @@ class Runtime:
         task.add_done_callback(self.background.discard)
 
     @classmethod
-    async def open(cls, settings: Settings, broker: EventBroker | None = None) -> Runtime:
+    async def open(
+        cls,
+        settings: Settings,
+        broker: EventBroker | None = None,
+        clock: Callable[[], float] = time.time,
+    ) -> Runtime:
         db = Database(settings.db_path, readers=settings.reader_connections)
         await db.open()
         if broker is None:
@@ -67,7 +72,7 @@ class Runtime:
                 idle_timeout_secs=settings.queue_idle_timeout_secs,
                 max_idle_timeout_secs=settings.queue_max_idle_timeout_secs,
             )
-        return cls(db, broker, settings)
+        return cls(db, broker, settings, clock)
 
     @classmethod
     async def open_offline(cls, settings: Settings) -> Runtime:

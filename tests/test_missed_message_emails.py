@@ -95,3 +95,35 @@ def test_missed_messages_are_emailed(start_server: Callable[..., ServerProcess])
         assert watching.events()
         time.sleep(1.5)
         assert len(smtp.messages) == 2
+
+
+def test_channel_and_followed_topic_messages_are_emailed_when_asked(
+    start_server: Callable[..., ServerProcess],
+) -> None:
+    with SmtpRecorder() as smtp:
+        server = start_server(
+            {"TEAMCHAT_SMTP_HOST": "127.0.0.1", "TEAMCHAT_SMTP_PORT": str(smtp.port)}
+        )
+        owner = Api(server.url, server.owner_email, server.owner_key)
+        alice, bob = (_person(server, owner, n) for n in ("Alice", "Bob"))
+        subscribe(owner, "news", principals=json.dumps([alice.user_id, bob.user_id]))  # type: ignore[attr-defined]
+        sid = stream_id(owner, "news")
+        alice.ok("POST", "/messages", type="stream", to=sid, topic="t", content="not emailed")
+        time.sleep(2.5)
+        assert smtp.messages == []
+        # Channel email notifications on: a plain channel message is emailed.
+        bob.ok("PATCH", "/settings", enable_stream_email_notifications="true")
+        alice.ok("POST", "/messages", type="stream", to=sid, topic="t", content="emailed")
+        [mail] = _wait(smtp, 1)
+        assert mail["Subject"] == "#news > t" and "emailed" in _text(mail)
+        # Off again, but Bob follows a topic: its messages are emailed.
+        bob.ok("PATCH", "/settings", enable_stream_email_notifications="false")
+        bob.ok("POST", "/user_topics", stream_id=sid, topic="f", visibility_policy=3)
+        alice.ok("POST", "/messages", type="stream", to=sid, topic="f", content="followed")
+        second = _wait(smtp, 2)[1]
+        assert second["Subject"] == "#news > f"
+        # An edit that mentions Bob in a quiet topic is emailed like a new mention.
+        plain = alice.ok("POST", "/messages", type="stream", to=sid, topic="q", content="plain")
+        alice.ok("PATCH", f"/messages/{plain['id']}", content="@**Bob** look")
+        third = _wait(smtp, 3)[2]
+        assert third["Subject"] == "#news > q" and "look" in _text(third)

@@ -101,7 +101,10 @@ def test_announce_posts_in_the_new_channel_announcements_channel(
         anchor="newest",
         num_before=10,
         num_after=0,
-        narrow=[{"operator": "channel", "operand": sid}],
+        narrow=[
+            {"operator": "channel", "operand": sid},
+            {"operator": "topic", "operand": "new channels"},
+        ],
         apply_markdown=False,
     )["messages"]
     mention = f"@_**Alice Announce|{alice.user_id}**"  # type: ignore[attr-defined]
@@ -175,3 +178,51 @@ def test_moves_leave_breadcrumbs_and_resolving_posts_a_notice(make_user: MakeUse
     resolved = _topic(alice, channel, "t4")
     assert resolved[-1] == (bot, f"{me} has marked this topic as unresolved.")
     assert not [c for _, c in resolved if "moved" in c and "t3" in c and "t4" in c]
+
+
+def test_new_channels_start_with_a_channel_events_message(owner: Api, make_user: MakeUser) -> None:
+    alice = make_user("Alice Creator")
+    bob = make_user("Bob Subscriber")
+    mention = f"@_**Alice Creator|{alice.user_id}**"  # type: ignore[attr-defined]
+    cases = [
+        ({}, "Public", "Team notes"),
+        ({"invite_only": True}, "Private, protected history", ""),
+        (
+            {"invite_only": True, "history_public_to_subscribers": True},
+            "Private, shared history",
+            "Secret *things*",
+        ),
+    ]
+    for options, policy, description in cases:
+        name = unique_name("Created")
+        alice.ok(
+            "POST",
+            "/users/me/subscriptions",
+            subscriptions=[{"name": name, "description": description}],
+            principals=[alice.user_id, bob.user_id],  # type: ignore[attr-defined]
+            **options,
+        )
+        shown = description or "*No description.*"
+        [message] = alice.ok(
+            "GET",
+            "/messages",
+            anchor="oldest",
+            num_before=0,
+            num_after=5,
+            narrow=[{"operator": "channel", "operand": name}],
+            apply_markdown=False,
+        )["messages"]
+        assert (message["subject"], message["sender_full_name"]) == (
+            "channel events",
+            "Notification Bot",
+        )
+        assert message["content"] == (
+            f"**{policy}** channel created by {mention}. **Description:**\n"
+            f"```` quote\n{shown}\n````"
+        )
+        # Read for the creator, unread for the others.
+        assert "read" in message["flags"]
+        [seen] = bob.ok("GET", "/messages", anchor=message["id"], num_before=0, num_after=0)[
+            "messages"
+        ]
+        assert "read" not in seen["flags"]

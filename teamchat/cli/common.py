@@ -24,14 +24,16 @@ from teamchat.store import users as user_store
 from teamchat.store.migrations import NotOurDatabaseError
 
 T = TypeVar("T")
-console = Console(highlight=False)
-err_console = Console(stderr=True, highlight=False)
+console = Console(highlight=False, soft_wrap=True)  # paths and URLs stay on one line
+err_console = Console(stderr=True, highlight=False, soft_wrap=True)
 
 
 class CliState:
     """What the global options decided, shared by every command."""
 
     db_path: Path = Path("teamchat.db")
+    # Whether --db or TEAMCHAT_DB named it (the sandbox then keeps it instead of a temporary one).
+    db_given: bool = False
 
 
 STATE = CliState()

@@ -6,14 +6,12 @@ one uvicorn worker: one process, one writer, one in-memory broker.
 
 from __future__ import annotations
 
-import asyncio
 import os
 import sys
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated
 
 import typer
-import uvicorn
 
 from teamchat import __version__
 from teamchat.actions.org import realm as realm_actions
@@ -23,6 +21,8 @@ from teamchat.cli import (  # noqa: F401  (they add their commands to `admin`)
     admin_realm,
 )
 from teamchat.cli import backup as backup_commands
+from teamchat.cli import export as export_commands
+from teamchat.cli import sandbox as sandbox_commands
 from teamchat.cli.admin import admin
 from teamchat.cli.common import (
     STATE,
@@ -34,6 +34,8 @@ from teamchat.cli.common import (
     write_private_file,
     zuliprc_text,
 )
+from teamchat.cli.server import run_server, site_url
+from teamchat.cli.zulip_import import import_command
 from teamchat.config import DEFAULT_DB_PATH, Settings
 from teamchat.lib import logsafe, wire
 from teamchat.lib.passwords import random_password
@@ -49,6 +51,9 @@ app = typer.Typer(
 app.add_typer(admin, name="admin")
 app.command()(backup_commands.backup)
 app.command()(backup_commands.restore)
+app.command()(export_commands.export)
+app.command(name="import")(import_command)
+app.command()(sandbox_commands.sandbox)
 
 DEFAULT_ORG_NAME = "teamchat"
 DEFAULT_OWNER_EMAIL = f"owner@{realm_actions.DEFAULT_REALM_HOST}"
@@ -63,6 +68,7 @@ def version_callback(value: bool) -> None:
 
 @app.callback()
 def main_options(
+    ctx: typer.Context,
     db: Annotated[Path, typer.Option(envvar="TEAMCHAT_DB", help="SQLite database file")] = Path(
         DEFAULT_DB_PATH
     ),
@@ -71,15 +77,8 @@ def main_options(
     ] = False,
 ) -> None:
     STATE.db_path = db
-
-
-def site_url(settings: Settings) -> str:
-    if settings.external_url:
-        return settings.external_url.rstrip("/")
-    host = "127.0.0.1" if settings.host in {"0.0.0.0", "::", ""} else settings.host
-    if ":" in host:
-        host = f"[{host}]"
-    return f"http://{host}:{settings.port}"
+    source = ctx.get_parameter_source("db")
+    STATE.db_given = source is not None and source.name != "DEFAULT"
 
 
 async def bootstrap(rt: Runtime) -> tuple[str, str, str] | None:
@@ -123,29 +122,6 @@ def print_next_steps(settings: Settings, zuliprc: Path) -> None:
         console.print("  a client config: teamchat admin zuliprc EMAIL --output zuliprc")
 
 
-class TeamchatServer(uvicorn.Server):
-    """uvicorn, plus: on SIGINT/SIGTERM finish every waiting long-poll at once."""
-
-    def __init__(self, config: uvicorn.Config, app: Any) -> None:
-        super().__init__(config)
-        self.litestar_app = app
-
-    def handle_exit(self, sig: int, frame: Any) -> None:
-        super().handle_exit(sig, frame)
-        rt = getattr(self.litestar_app.state, "rt", None)
-        loop = self._loop
-        if rt is not None and loop is not None:
-            loop.call_soon_threadsafe(rt.broker.shutdown)
-
-    async def _serve(self, sockets: Any = None) -> None:
-        self._loop = asyncio.get_running_loop()
-        await super()._serve(sockets)
-        # A requested shutdown that completed is a clean exit (status 0), not a re-raised signal.
-        self._captured_signals.clear()
-
-    _loop: asyncio.AbstractEventLoop | None = None
-
-
 @app.command()
 def serve(
     host: Annotated[str, typer.Option(help="Address to listen on")] = "127.0.0.1",
@@ -158,10 +134,15 @@ def serve(
         typer.Option(help="Back up every HOURS into <db folder>/backups (off by default)"),
     ] = None,
     backup_keep: Annotated[int | None, typer.Option(help="Automatic backups to keep")] = None,
+    dev: Annotated[
+        bool,
+        typer.Option("--dev", help="Run `teamchat sandbox` instead (INSECURE, for developers)"),
+    ] = False,
 ) -> None:
     """Run the server (bootstrapping an organization on an empty database)."""
-    from teamchat.app import create_app, with_access_log
-
+    if dev:
+        sandbox_commands.sandbox(host=host, port=port, zuliprc_dir=None)
+        return
     settings = Settings.from_env(
         STATE.db_path,
         host=host,
@@ -191,20 +172,8 @@ def serve(
         console.print(f"  zuliprc:        {zuliprc}")
         console.print("  (the password is shown only this once)")
     print_next_steps(settings, zuliprc)
-    litestar_app = create_app(settings)
-    config = uvicorn.Config(
-        with_access_log(litestar_app),
-        host=settings.host,
-        port=settings.port,
-        log_level=settings.log_level,
-        access_log=False,
-        lifespan="on",
-        ws="none",  # no websockets: skips importing a websocket implementation at start
-        timeout_graceful_shutdown=5,
-        log_config=None,
-    )
     try:
-        TeamchatServer(config, litestar_app).run()
+        run_server(settings)
     finally:
         lock.release()
 

@@ -1,10 +1,17 @@
-"""Push registration: /register_client_device, /mobile_push/register, legacy token endpoints."""
+"""Push: /register_client_device, /mobile_push/register, legacy token endpoints, test
+notifications."""
 
 from __future__ import annotations
 
+from typing import Any
+
+from litestar import Request
+
+from teamchat.actions.notifications import mobile_push
 from teamchat.actions.people import push
 from teamchat.http.params import Params, as_int, as_str
 from teamchat.http.routing import delete, post
+from teamchat.http.urls import realm_url
 from teamchat.lib.api_types import JsonDict
 from teamchat.records import UserRow
 from teamchat.runtime import Runtime
@@ -54,4 +61,27 @@ async def add_apns_device_token(params: Params, user: UserRow, rt: Runtime) -> J
 @delete("/users/me/apns_device_token")
 async def remove_apns_device_token(params: Params, user: UserRow, rt: Runtime) -> JsonDict:
     await push.do_remove_legacy_token(rt, user, "apns", params.required("token", as_str))
+    return params.success()
+
+
+@post("/mobile_push/test_notification")
+async def test_notify(
+    request: Request[Any, Any, Any], params: Params, user: UserRow, rt: Runtime
+) -> JsonDict:
+    token = params.optional("token", as_str, None)
+    await mobile_push.send_legacy_test_notification(rt, user, realm_url(request, rt), token)
+    return params.success()
+
+
+@post("/mobile_push/e2ee/test_notification")
+async def e2ee_test_notify(
+    request: Request[Any, Any, Any], params: Params, user: UserRow, rt: Runtime
+) -> JsonDict:
+    await mobile_push.send_e2ee_test_notification(
+        rt,
+        user,
+        realm_url(request, rt),
+        push_account_id=params.optional("push_account_id", as_int, None),
+        device_id=params.optional("device_id", as_int, None),
+    )
     return params.success()

@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import random
 import secrets
 import string
+from collections.abc import Iterator
+from contextlib import contextmanager
 
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError
@@ -16,6 +19,27 @@ MIN_PASSWORD_CHARS = 6
 MAX_PASSWORD_CHARS = 100
 MIN_PASSWORD_GUESSES = 10000
 _API_KEY_ALPHABET = string.ascii_letters + string.digits
+# Where API keys and generated passwords come from; only `seeded_secrets` replaces it.
+_RANDOM: random.Random = secrets.SystemRandom()
+
+
+def use_insecure_fast_hashing() -> None:
+    """INSECURE, for `teamchat sandbox` only: hash new passwords with argon2's smallest
+    parameters (microseconds instead of a tenth of a second), for throwaway accounts."""
+    global _HASHER
+    _HASHER = PasswordHasher(time_cost=1, memory_cost=8, parallelism=1)
+
+
+@contextmanager
+def seeded_secrets(seed: str) -> Iterator[None]:
+    """INSECURE, for `teamchat sandbox` only: API keys and passwords made inside are a
+    fixed sequence for `seed`, so a rebuilt sandbox gives the same credentials."""
+    global _RANDOM
+    saved, _RANDOM = _RANDOM, random.Random(seed)
+    try:
+        yield
+    finally:
+        _RANDOM = saved
 
 
 def hash_password(password: str) -> str:
@@ -34,11 +58,13 @@ def verify_password(password_hash: str | None, password: str) -> bool:
 
 def random_api_key() -> str:
     """A 32-character random API key, as Zulip generates."""
-    return "".join(secrets.choice(_API_KEY_ALPHABET) for _ in range(API_KEY_CHARS))
+    return "".join(_RANDOM.choice(_API_KEY_ALPHABET) for _ in range(API_KEY_CHARS))
 
 
 def random_password() -> str:
-    return secrets.token_urlsafe(12)
+    """16 URL-safe characters (96 random bits, as `secrets.token_urlsafe(12)`)."""
+    alphabet = string.ascii_letters + string.digits + "-_"
+    return "".join(_RANDOM.choice(alphabet) for _ in range(16))
 
 
 def password_problem(password: str) -> str | None:

@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import sqlite3
+from collections.abc import Iterable, Sequence
 
 from teamchat.records import ClientDeviceRow, LegacyPushTokenRow
 from teamchat.store.db import Conn, Tx
+from teamchat.store.messages import ids_sql
 
 _DEVICE_COLUMNS = (
     "id, user_id, date_created, push_key_id, push_key, token_kind, token_id,"
@@ -104,3 +106,56 @@ async def delete_legacy_tokens_by_id(tx: Tx, token_row_ids: list[int]) -> None:
     await tx.executemany(
         "DELETE FROM push_token WHERE id = ?", [(row_id,) for row_id in token_row_ids]
     )
+
+
+async def clear_push_registrations(tx: Tx, device_ids: list[int]) -> None:
+    """Forget the push key and token of devices the push service no longer reaches."""
+    await tx.executemany(
+        "UPDATE client_device SET push_key_id = NULL, push_key = NULL, token_kind = NULL,"
+        " token_id = NULL, bouncer_public_key = NULL, encrypted_push_registration = NULL"
+        " WHERE id = ?",
+        [(device_id,) for device_id in device_ids],
+    )
+
+
+async def add_active_notifications(tx: Tx, rows: Sequence[tuple[int, int, str]]) -> None:
+    """(user id, message id, realm URL): a notification about the message is showing."""
+    await tx.executemany(
+        "INSERT OR IGNORE INTO active_push_notification (user_id, message_id, realm_url)"
+        " VALUES (?, ?, ?)",
+        list(rows),
+    )
+
+
+async def pop_active_notifications(
+    tx: Tx, message_ids: Sequence[int], user_id: int | None = None
+) -> dict[tuple[int, str], list[int]]:
+    """Forget the showing notifications about these messages (only `user_id`'s when given);
+    return their message ids by (user id, the realm URL they named)."""
+    params: tuple[int, ...]
+    where, params = "", ()
+    if user_id is not None:
+        where, params = " AND user_id = ?", (user_id,)
+    rows = await tx.fetchall(
+        "SELECT user_id, message_id, realm_url FROM active_push_notification"
+        f" WHERE message_id IN ({ids_sql(message_ids)}){where} ORDER BY user_id, message_id",
+        params,
+    )
+    found: dict[tuple[int, str], list[int]] = {}
+    for row in rows:
+        found.setdefault((int(row[0]), str(row[2])), []).append(int(row[1]))
+    if found:
+        await tx.executemany(
+            "DELETE FROM active_push_notification WHERE user_id = ? AND message_id = ?",
+            [(int(row[0]), int(row[1])) for row in rows],
+        )
+    return found
+
+
+async def users_with_push_devices(conn: Conn, user_ids: Iterable[int]) -> set[int]:
+    """Those of the users with at least one device whose push key and token are registered."""
+    rows = await conn.fetchall(
+        "SELECT DISTINCT user_id FROM client_device WHERE push_key IS NOT NULL"
+        f" AND token_id IS NOT NULL AND user_id IN ({ids_sql(user_ids)})"
+    )
+    return {int(row[0]) for row in rows}

@@ -130,3 +130,15 @@ async def all_subscriber_ids(conn: Conn, stream_id: int) -> set[int]:
     """Everyone with a subscription row, active or former."""
     rows = await conn.fetchall("SELECT user_id FROM subscription WHERE stream_id = ?", (stream_id,))
     return {int(r[0]) for r in rows}
+
+
+async def list_stream_subscriptions(
+    conn: Conn, stream_id: int, user_ids: Iterable[int]
+) -> dict[int, SubscriptionRow]:
+    """user id -> active subscription row to the channel, for some users."""
+    rows = await conn.fetchall(
+        f"SELECT {_COLUMNS} FROM subscription WHERE stream_id = ? AND active = 1"
+        f" AND user_id IN ({_ids(user_ids)})",
+        (stream_id,),
+    )
+    return {int(row["user_id"]): _row(row) for row in rows}

@@ -86,3 +86,10 @@ def _default_streams(state: JsonDict, event: JsonDict) -> None:
 @applier("invites_changed")
 def _invites_changed(state: JsonDict, event: JsonDict) -> None:
     """Clients refetch GET /invites; nothing in the register state changes."""
+
+
+@applier("realm_export")
+@applier("realm_export_consent")
+def _realm_export(state: JsonDict, event: JsonDict) -> None:
+    """No register state: clients fetch GET /export/realm and /export/realm/consents."""
+    del state, event

@@ -56,9 +56,16 @@ def cli(
 class ServerProcess:
     """One `teamchat serve` on 127.0.0.1; `owner_email`/`owner_key` come from its zuliprc."""
 
-    def __init__(self, directory: Path, env: dict[str, str] | None = None) -> None:
+    def __init__(
+        self,
+        directory: Path,
+        env: dict[str, str] | None = None,
+        command: list[str] | None = None,
+    ) -> None:
         self.directory = directory
         self.db = directory / "teamchat.db"
+        # The arguments after `teamchat` (`--port` is added): by default, serve self.db.
+        self.command = command or ["--db", str(self.db), "serve"]
         self.env = {**os.environ, **TEST_ENV, **(env or {})}
         self.port = 0
         self.process: subprocess.Popen[str] | None = None
@@ -74,16 +81,7 @@ class ServerProcess:
         self.port = port or free_port()
         self._log_file = self.log_path.open("a")
         self.process = subprocess.Popen(
-            [
-                sys.executable,
-                "-m",
-                "teamchat",
-                "--db",
-                str(self.db),
-                "serve",
-                "--port",
-                str(self.port),
-            ],
+            [sys.executable, "-m", "teamchat", *self.command, "--port", str(self.port)],
             stdout=self._log_file,
             stderr=subprocess.STDOUT,
             stdin=subprocess.DEVNULL,

@@ -1,8 +1,11 @@
 """Notification Bot messages about subscriptions, as Zulip sends them.
 
 After POST /users/me/subscriptions: a direct message to each person someone else subscribed
-to existing channels ("you were subscribed"), and, with `announce`, a message announcing the
-new channels in the realm's new-channel announcements channel (topic "new channels").
+to existing channels ("you were subscribed"); with `announce`, a message announcing the
+new channels in the realm's new-channel announcements channel (topic "new channels"); and in
+each new channel (except public ones with protected history, as in Zulip) a first message
+saying who created it, with its access policy and description (topic "channel events").
+The actor's own notices arrive already read.
 """
 
 from __future__ import annotations
@@ -24,6 +27,7 @@ from teamchat.store import streams as stream_store
 # zulip-compat: no "you were subscribed" messages when subscribing more people than this.
 MAX_BULK_NEW_SUBSCRIPTION_MESSAGES = 100
 NEW_CHANNELS_TOPIC = "new channels"
+CHANNEL_EVENTS_TOPIC = "channel events"
 
 
 def you_were_subscribed_message(actor: UserRow, stream_names: Sequence[str]) -> str:
@@ -43,6 +47,29 @@ def new_channels_message(actor: UserRow, created: Sequence[StreamRow]) -> str:
     if len(created) > 1:
         return f"{mention} created the following channels: {links}."
     return f"{mention} created a new channel {links}."
+
+
+def channel_policy_name(stream: StreamRow) -> str | None:
+    """Zulip's name for a channel's access policy; None for public with protected history."""
+    if stream.is_web_public:
+        return "Web-public"
+    if not stream.invite_only:
+        return "Public" if stream.history_public_to_subscribers else None
+    if stream.history_public_to_subscribers:
+        return "Private, shared history"
+    return "Private, protected history"
+
+
+def channel_created_message(actor: UserRow, stream: StreamRow) -> str | None:
+    """The Notification Bot's first message in a new channel (None when Zulip sends none)."""
+    policy = channel_policy_name(stream)
+    if policy is None:
+        return None
+    description = stream.description or "*No description.*"
+    return (
+        f"**{policy}** channel created by @_**{actor.full_name}|{actor.id}**. **Description:**"
+        f"\n```` quote\n{description}\n````"
+    )
 
 
 async def send_subscription_messages(
@@ -77,7 +104,16 @@ async def send_subscription_messages(
         if target is not None and not target.is_archived:
             content = new_channels_message(actor, created)
             messages.append(
-                internal_request("stream", target.id, NEW_CHANNELS_TOPIC, content, realm_url)
+                internal_request(
+                    "stream", target.id, NEW_CHANNELS_TOPIC, content, realm_url, (actor.id,)
+                )
+            )
+    for stream in created:
+        first = channel_created_message(actor, stream)
+        if first is not None:
+            topic = CHANNEL_EVENTS_TOPIC
+            messages.append(
+                internal_request("stream", stream.id, topic, first, realm_url, (actor.id,))
             )
     if messages:
         bot = await ensure_system_bot(rt, NOTIFICATION_BOT)

@@ -15,6 +15,7 @@ from teamchat.actions.channels import channel_access as access
 from teamchat.actions.messages.message_common import access_message
 from teamchat.actions.messages.uploads import drop_uploads_of
 from teamchat.actions.messages.user_topics import INHERIT, set_policy_in_tx
+from teamchat.actions.notifications import mobile_push
 from teamchat.actions.org.permissions import has_realm_permission, require_realm_admin
 from teamchat.errors import ZulipError
 from teamchat.events.internal import IF_CAPS
@@ -99,6 +100,7 @@ async def do_delete_messages(
         if sample.stream_id is not None:
             stream = await stream_store.get_stream_by_id(tx, sample.stream_id)
         audience = await _audience(tx, messages, stream)
+        await mobile_push.remove_deleted_notifications(rt, tx, ids)
         await message_store.delete_messages(tx, ids)
         if drop_uploads:
             await drop_uploads_of(rt, tx, ids)

@@ -64,6 +64,8 @@ class Draft(msgspec.Struct, kw_only=True):
     group_member_ids: set[int]
     client: str
     read_by_sender: bool
+    # Other users for whom it arrives already read.
+    read_by: frozenset[int] = frozenset()
     queue_id: str | None = None
     local_id: str | None = None
     # The organization URL the sender used (links in notices about the message).
@@ -193,7 +195,8 @@ async def _recipient_flags(
     flags = {}
     for user_id in sorted(receivers):
         bits = base
-        if (user_id == sender.id and draft.read_by_sender) or user_id in muting:
+        read = user_id == sender.id and draft.read_by_sender
+        if read or user_id in muting or user_id in draft.read_by:
             bits |= fl.READ
         if user_id in mentioned:
             bits |= fl.MENTIONED

@@ -254,7 +254,7 @@ async def _plan(
         plan = msgspec.structs.replace(
             plan, content=content, rendered=rendered, group_member_ids=members
         )
-    return plan
+    return msgspec.structs.replace(plan, realm_url=request.realm_url)
 
 
 async def _plan_move(

@@ -15,6 +15,7 @@ from teamchat.actions.channels import channel_access as access
 from teamchat.actions.messages import message_fetch
 from teamchat.actions.messages.message_common import has_stream_message_access
 from teamchat.actions.messages.unread import message_details
+from teamchat.actions.notifications import mobile_push
 from teamchat.actions.state import StateContext, state_fetcher
 from teamchat.errors import ZulipError
 from teamchat.events import rules_messages  # noqa: F401 (registers message event rules)
@@ -103,6 +104,8 @@ async def do_update_message_flags(
         changed = await flag_store.update_user_flag(tx, user.id, message_ids, bit, add=op == "add")
         if not changed:
             return 0
+        if flag == "read" and op == "add":
+            await mobile_push.remove_notifications(rt, tx, user, changed)
         event: JsonDict
         if op == "add":
             event = msgspec.to_builtins(
@@ -162,7 +165,9 @@ async def do_mark_all_as_read(rt: Runtime, user: UserRow) -> int:
     while True:
         async with rt.db.write() as tx:
             ids = await flag_store.all_unread_ids(tx, user.id, MARK_ALL_BATCH)
-            count += len(await flag_store.update_user_flag(tx, user.id, ids, fl.READ, add=True))
+            read = await flag_store.update_user_flag(tx, user.id, ids, fl.READ, add=True)
+            await mobile_push.remove_notifications(rt, tx, user, read)
+            count += len(read)
             if len(ids) < MARK_ALL_BATCH:
                 event = msgspec.to_builtins(
                     UpdateMessageFlagsAddEvent(flag="read", messages=[], all=True)

@@ -64,6 +64,9 @@ class SendRequest(msgspec.Struct, kw_only=True):
     queue_id: str | None = None
     local_id: str | None = None
     read_by_sender: bool | None = None
+    # Users for whom the message arrives already read (Zulip's mark_as_read: the person whose
+    # action a notice reports).
+    read_by: tuple[int, ...] = ()
     # zulip-compat: internal sends (system bots' notifications) may post in any channel.
     internal: bool = False
     # A bot's JSON widget (Zulip's zform), checked before anything is stored.
@@ -74,12 +77,18 @@ INTERNAL_CLIENT = "Internal"
 
 
 def internal_request(
-    kind: str, to: str | int | list[int], topic: str | None, content: str, realm_url: str
+    kind: str,
+    to: str | int | list[int],
+    topic: str | None,
+    content: str,
+    realm_url: str,
+    read_by: tuple[int, ...] = (),
 ) -> SendRequest:
-    """A system bot's message (Zulip's internal_send_*): read by its sender, to any channel."""
+    """A system bot's message (Zulip's internal_send_*): read by its sender (and `read_by`),
+    to any channel."""
     return SendRequest(
         recipient_type=kind, to=to, topic=topic, content=content, client=INTERNAL_CLIENT,
-        realm_url=realm_url, read_by_sender=True, internal=True,
+        realm_url=realm_url, read_by_sender=True, internal=True, read_by=read_by,
     )  # fmt: skip
 
 
@@ -124,6 +133,7 @@ async def check_message(
         group_member_ids=group_members,
         client=request.client,
         read_by_sender=read_by_sender,
+        read_by=frozenset(request.read_by),
         queue_id=request.queue_id,
         local_id=request.local_id,
         realm_url=request.realm_url,

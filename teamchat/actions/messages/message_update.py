@@ -8,7 +8,7 @@ whole topic moves.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Awaitable, Callable, Sequence
 
 import msgspec
 
@@ -51,6 +51,33 @@ class EditPlan(msgspec.Struct, kw_only=True):
     target_stream: StreamRow | None = None
     topic: str | None = None
     propagate_mode: str = "change_one"
+    # The organization URL the editor used (links in notifications about the edit).
+    realm_url: str = ""
+
+
+class Edited(msgspec.Struct, kw_only=True):
+    """What edit hooks see of a channel message whose new content mentions people who were
+    not mentioned before (inside the edit's transaction)."""
+
+    realm: RealmRow
+    message: MessageRow  # as it was before the edit
+    rendered_html: str  # the new content
+    stream: StreamRow
+    topic: str
+    realm_url: str
+    # The newly mentioned recipients' new flags.
+    flags: dict[int, int]
+
+
+EditHook = Callable[[Runtime, Tx, Edited], Awaitable[None]]
+# Notifications register here (missed-message emails, mobile push), so this module needs no
+# import of theirs.
+EDIT_HOOKS: list[EditHook] = []
+
+
+def edit_hook(hook: EditHook) -> EditHook:
+    EDIT_HOOKS.append(hook)
+    return hook
 
 
 def _resolve_only(old: str, new: str | None) -> bool:
@@ -77,7 +104,16 @@ async def do_update_message(
     entry: JsonDict = {"user_id": user.id, "timestamp": now}
     async with rt.db.write() as tx:
         if plan.content is not None:
-            await _edit_content(tx, message, plan, event, entry, now)
+            gained = await _edit_content(tx, message, plan, event, entry, now)
+            if gained and plan.stream is not None:
+                assert plan.rendered is not None
+                edited = Edited(
+                    realm=realm, message=message, rendered_html=plan.rendered.html,
+                    stream=plan.target_stream or plan.stream, topic=plan.topic or message.topic,
+                    realm_url=plan.realm_url, flags=gained,
+                )  # fmt: skip
+                for hook in EDIT_HOOKS:
+                    await hook(rt, tx, edited)
         if message.stream_id is None:
             await message_store.append_edit_history(
                 tx, [message.id], msgspec.json.encode(entry).decode()
@@ -104,7 +140,9 @@ async def do_update_message(
 
 async def _edit_content(
     tx: Tx, message: MessageRow, plan: EditPlan, event: JsonDict, entry: JsonDict, now: int
-) -> None:
+) -> dict[int, int]:
+    """Store the new content and recompute mention flags; return the new flags of those it
+    newly mentions (or alerts), who have not read the message."""
     rendered = plan.rendered
     assert rendered is not None and plan.content is not None
     entry.update(prev_content=message.content, prev_rendered_content=message.rendered_content)
@@ -146,6 +184,11 @@ async def _edit_content(
         if bits != old:
             changes[user_id] = bits
     await flag_store.set_user_flags(tx, message.id, changes)
+    return {
+        uid: bits
+        for uid, bits in changes.items()
+        if bits & _MENTION_BITS & ~current[uid][message.id] and not bits & fl.READ
+    }
 
 
 async def _move(

@@ -14,7 +14,9 @@ from datetime import UTC, datetime
 
 from teamchat import store
 from teamchat.actions.messages.message_deliver import Delivered, send_hook
+from teamchat.actions.messages.message_update import Edited, edit_hook
 from teamchat.actions.messages.notice_text import message_link
+from teamchat.actions.notifications import rules
 from teamchat.actions.org.mail import mail_configured, send_email
 from teamchat.lib import flags as fl
 from teamchat.lib import user_settings
@@ -26,62 +28,38 @@ from teamchat.store import missed_emails as queue_store
 from teamchat.store.db import Conn, Tx
 
 log = logging.getLogger("teamchat.missed_emails")
-# Someone whose client polled for events this recently is reading (Zulip's presence window).
-ONLINE_WINDOW_SECS = 140.0
 NO_CONTENT = (
     "This email does not include message content because you have disabled message content "
     "in email notifications."
 )
 
 
-def is_online(rt: Runtime, user_id: int) -> bool:
-    now = rt.broker.clock()
-    queues = rt.broker.queues_by_user.get(user_id, [])
-    return any(now - queue.last_contact < ONLINE_WINDOW_SECS for queue in queues)
-
-
-def _trigger(sent: Delivered, bits: int) -> str | None:
-    if sent.draft.stream is None:
-        return "direct_message"
-    if bits & fl.MENTIONED:
-        return "mentioned"
-    if bits & (fl.STREAM_WILDCARD_MENTIONED | fl.TOPIC_WILDCARD_MENTIONED):
-        return "wildcard_mentioned"
-    if bits & fl.HAS_ALERT_WORD:
-        return "alert_word"
-    return None
-
-
-def _wants(user: UserRow, trigger: str) -> bool:
-    settings = user_settings.load(user.settings_json)
-    if not (user.is_active and not user.is_bot and settings.enable_offline_email_notifications):
-        return False
-    return trigger != "wildcard_mentioned" or settings.wildcard_mentions_notify
+async def _queue(rt: Runtime, tx: Tx, notice: rules.Notice, message_id: int, url: str) -> None:
+    rows = []
+    for user, why in await rules.to_notify(rt, tx, notice, "email"):
+        period = user_settings.load(user.settings_json).email_notifications_batching_period_seconds
+        rows.append((user.id, message_id, why, rt.now() + period, url))
+    if rows:
+        await queue_store.add(tx, rows)
 
 
 @send_hook
 async def _on_send(rt: Runtime, tx: Tx, sent: Delivered) -> None:
-    if not mail_configured(rt.settings):
-        return
-    triggers = {
-        uid: trigger
-        for uid, bits in sent.flags.items()
-        if uid != sent.sender.id and not bits & fl.READ and (trigger := _trigger(sent, bits))
-    }
-    if not triggers:
-        return
-    message_id = sent.message["id"]
-    assert isinstance(message_id, int)
-    rows = []
-    for user in await store.users.list_users(tx, user_ids=sorted(triggers)):
-        trigger = triggers[user.id]
-        if _wants(user, trigger) and not is_online(rt, user.id):
-            period = user_settings.load(
-                user.settings_json
-            ).email_notifications_batching_period_seconds
-            rows.append((user.id, message_id, trigger, rt.now() + period, sent.draft.realm_url))
-    if rows:
-        await queue_store.add(tx, rows)
+    if mail_configured(rt.settings):
+        message_id = sent.message["id"]
+        assert isinstance(message_id, int)
+        await _queue(rt, tx, rules.notice_of(sent), message_id, sent.draft.realm_url)
+
+
+@edit_hook
+async def _on_edit(rt: Runtime, tx: Tx, edited: Edited) -> None:
+    """An edit that newly mentions people queues their email as a new message would."""
+    if mail_configured(rt.settings):
+        notice = rules.Notice(
+            sender_id=edited.message.sender_id, stream=edited.stream, topic=edited.topic,
+            flags=edited.flags, mentions_only=True,
+        )  # fmt: skip
+        await _queue(rt, tx, notice, edited.message.id, edited.realm_url)
 
 
 async def run_missed_emails(rt: Runtime, interval_secs: float) -> None:

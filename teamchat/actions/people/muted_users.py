@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import sqlite3
 
+from teamchat.actions.notifications import mobile_push
 from teamchat.actions.people.user_access import access_user_by_id
 from teamchat.actions.state import StateContext, state_fetcher
 from teamchat.errors import ZulipError
@@ -46,6 +47,7 @@ async def do_mute_user(rt: Runtime, user: UserRow, muted_user_id: int) -> None:
             await muted_store.insert(tx, user.id, muted_user_id, rt.now())
             unread = await muted_store.unread_ids_from(tx, user.id, muted_user_id)
             read = await flag_store.update_user_flag(tx, user.id, unread, fl.READ, add=True)
+            await mobile_push.remove_notifications(rt, tx, user, read)
             if read:
                 flags = UpdateMessageFlagsAddEvent(flag="read", messages=read, all=False)
                 # zulip-compat: `operation` is the deprecated name of `op`.

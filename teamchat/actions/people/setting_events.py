@@ -15,6 +15,7 @@ from teamchat.events.types_people import (
     UpdateGlobalNotificationsEvent,
     UserSettingsUpdateEvent,
 )
+from teamchat.events.types_realm_export import RealmExportConsentEvent
 from teamchat.lib import user_settings, wire
 from teamchat.lib.user_settings import SettingValue
 from teamchat.records import EmailVisibility, UserRow
@@ -59,3 +60,10 @@ async def publish_setting_change(
     if legacy is not None:
         legacy_event = legacy
         tx.after_commit(lambda: rt.broker.publish(legacy_event, audience))
+
+
+async def publish_export_consent(rt: Runtime, tx: Tx, user: UserRow, consented: bool) -> None:
+    """Queue realm_export_consent for the administrators (Zulip's do_change_user_setting)."""
+    event = RealmExportConsentEvent(user_id=user.id, consented=consented)
+    admins = await store.realm_exports.human_admin_ids(tx)
+    tx.after_commit(lambda: rt.broker.publish(event, admins))

@@ -17,7 +17,11 @@ from teamchat import store
 from teamchat.actions.org.permissions import require_realm_admin
 from teamchat.actions.people import presence
 from teamchat.actions.people.auth import login_limit_key
-from teamchat.actions.people.setting_events import publish_setting_change, store_settings
+from teamchat.actions.people.setting_events import (
+    publish_export_consent,
+    publish_setting_change,
+    store_settings,
+)
 from teamchat.actions.people.user_admin import (
     apply_full_name,
     check_full_name,
@@ -216,6 +220,8 @@ async def apply_settings(
         await publish_setting_change(rt, tx, fresh, name, value)
     if "email_address_visibility" in changed:
         await publish_email_changes(rt, tx, user, fresh)
+    if "allow_private_data_export" in changed:
+        await publish_export_consent(rt, tx, fresh, bool(changed["allow_private_data_export"]))
     if "presence_enabled" in changed:
         enabled = bool(changed["presence_enabled"])
         await presence.apply_presence_enabled(rt, tx, fresh, enabled)

@@ -1,0 +1,82 @@
+"""`teamchat import PATH`: move an organization in from a Zulip export.
+
+Refused on a database that holds anything, or while a server runs on it; a database the
+command created is removed again when the import fails.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+from rich.table import Table
+
+from teamchat.actions.ops.zulip_import import ImportSummary, import_realm
+from teamchat.cli.common import STATE, console, fail, run_action
+from teamchat.records import Role
+from teamchat.store.backup import DatabaseInUseError, ServerLock
+
+_STAGES = {
+    "organization": "Organization",
+    "messages": "Message files",
+    "indexes": "Indexing",
+    "files": "Uploads",
+}
+
+
+def import_command(
+    path: Annotated[Path, typer.Argument(help="A Zulip export: its .tar.gz or its folder")],
+) -> None:
+    """Import an organization exported by Zulip's `manage.py export` into a new database."""
+    db_path = STATE.db_path
+    if not path.exists():
+        raise fail(f"{path} does not exist")
+    existed = db_path.exists()
+    lock = ServerLock(db_path) if db_path.parent.is_dir() else None
+    try:
+        if lock is not None:
+            lock.acquire()
+    except DatabaseInUseError as exc:
+        raise fail(f"{exc}; import needs a new database") from None
+    try:
+        summary = _run(path)
+    except typer.Exit:
+        if not existed:
+            for suffix in ("", "-wal", "-shm"):
+                Path(f"{db_path}{suffix}").unlink(missing_ok=True)
+        raise
+    finally:
+        if lock is not None:
+            lock.release()
+    _print_summary(summary)
+
+
+def _run(path: Path) -> ImportSummary:
+    columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
+               TimeElapsedColumn())  # fmt: skip
+    with Progress(*columns, console=console, transient=True) as bar:
+        tasks: dict[str, object] = {}
+
+        def progress(stage: str, done: int, total: int) -> None:
+            if stage not in tasks:
+                tasks[stage] = bar.add_task(_STAGES.get(stage, stage), total=total)
+            bar.update(tasks[stage], completed=done, total=total)  # type: ignore[arg-type]
+
+        return run_action(lambda rt: import_realm(rt, path, progress), create=True)
+
+
+def _print_summary(summary: ImportSummary) -> None:
+    counts = ", ".join(f"{n} {kind}" for kind, n in summary.counts.items())
+    console.print(f"[green]Imported[/] {summary.realm_name!r} into {STATE.db_path}: {counts}")
+    table = Table("email", "name", "role", "kind")
+    for email, name, role, is_bot, is_active in summary.users:
+        kind = ("bot" if is_bot else "user") + ("" if is_active else " (deactivated)")
+        table.add_row(email, name, Role(role).name.lower(), kind)
+    console.print(table)
+    console.print(
+        "Zulip exports carry no passwords. Give people one with\n"
+        f"  teamchat --db {STATE.db_path} admin set-password EMAIL\n"
+        "(bots keep working through their new API keys: `teamchat admin zuliprc BOT_EMAIL`)."
+    )

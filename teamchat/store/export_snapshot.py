@@ -1,0 +1,179 @@
+"""Reads for `teamchat export`: every table the export needs, from one read transaction.
+
+A `Snapshot` is a read-only connection inside one BEGIN, so every read sees the same WAL
+snapshot while a server keeps writing. Synchronous: the export runs in a thread or in the
+CLI process. Rows come back as plain dicts keyed by column name; the writer turns them into
+Zulip's tables. Nothing here writes.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Iterator
+from pathlib import Path
+from types import TracebackType
+
+from teamchat.store.db import BUSY_TIMEOUT_MS
+
+Row = dict[str, object]
+
+# table -> (columns, order) the export reads; the only SQL identifiers used below.
+_TABLES: dict[str, tuple[str, str]] = {
+    "realm": (
+        "id, string_id, name, description, host, date_created, settings_json, deactivated",
+        "id",
+    ),
+    "users": (
+        "id, delivery_email, full_name, role, is_active, is_bot, bot_type, bot_owner_id, "
+        "date_joined, timezone, avatar_source, avatar_version, email_address_visibility, "
+        "settings_json",
+        "id",
+    ),
+    "stream": (
+        "id, name, description, rendered_description, invite_only, is_web_public, "
+        "history_public_to_subscribers, message_retention_days, topics_policy, date_created, "
+        "creator_id, is_archived, first_message_id, folder_id, recipient_id, settings_json",
+        "id",
+    ),
+    "recipient": ("id, stream_id, user_ids", "id"),
+    "subscription": (
+        "stream_id, user_id, active, color, is_muted, pin_to_top, desktop_notifications, "
+        "audible_notifications, push_notifications, email_notifications, "
+        "wildcard_mentions_notify",
+        "stream_id, user_id",
+    ),
+    "direct_message_member": ("user_id, recipient_id", "recipient_id, user_id"),
+    "default_stream": ("stream_id", "stream_id"),
+    "user_group": (
+        "id, name, description, is_system_group, deactivated, date_created, creator_id, "
+        "settings_json",
+        "id",
+    ),
+    "user_group_member": ("group_id, user_id", "group_id, user_id"),
+    "user_group_subgroup": ("group_id, subgroup_id", "group_id, subgroup_id"),
+    "realm_emoji": (
+        "id, name, file_name, content_type, author_id, date_created, deactivated",
+        "id",
+    ),
+    "channel_folder": (
+        'id, name, description, rendered_description, "order", date_created, creator_id, '
+        "is_archived",
+        "id",
+    ),
+    "linkifier": ('id, pattern, url_template, "order"', "id"),
+    "playground": ("id, name, pygments_language, url_template", "id"),
+    "custom_profile_field": (
+        "id, name, hint, field_type, field_data, sort_order, display_in_profile_summary, "
+        "required, editable_by_user, use_for_user_matching",
+        "id",
+    ),
+    "custom_profile_field_value": (
+        "user_id, field_id, value, rendered_value",
+        "user_id, field_id",
+    ),
+    "user_presence": ("user_id, last_active_time, last_connected_time", "user_id"),
+    "user_status": (
+        "user_id, timestamp, status_text, emoji_name, emoji_code, reaction_type",
+        "user_id",
+    ),
+    "alert_word": ("id, user_id, word", "id"),
+    "muted_user": ("user_id, muted_user_id, date_muted", "user_id, muted_user_id"),
+    "user_topic": (
+        "user_id, stream_id, topic_name, visibility_policy, last_updated",
+        "user_id, stream_id, topic_name",
+    ),
+    "bot_service": ("id, bot_id, name, base_url, interface, token", "id"),
+    "bot_config": ("bot_id, key, value", "bot_id, key"),
+    "bot_storage": ("user_id, key, value", "user_id, key"),
+    "bot_default": (
+        "bot_id, sending_stream_id, events_register_stream_id, all_public_streams",
+        "bot_id",
+    ),
+    "realm_user_default": ("realm_id, settings_json", "realm_id"),
+    "submessage": ("id, message_id, sender_id, msg_type, content", "id"),
+    "saved_snippet": ("id, user_id, title, content, date_created", "id"),
+    "navigation_view": ("id, user_id, fragment, is_pinned, name", "id"),
+    "reaction": ("id, message_id, user_id, emoji_name, emoji_code, reaction_type", "id"),
+    "attachment": ("id, path_id, file_name, content_type, size, owner_id, create_time", "id"),
+    "attachment_message": ("attachment_id, message_id", "attachment_id, message_id"),
+    "scheduled_message": (
+        "id, sender_id, delivery_type, recipient_type, stream_id, to_user_ids, topic, content, "
+        "rendered_content, scheduled_timestamp, read_by_sender, failed, "
+        "reminder_target_message_id",
+        "id",
+    ),
+}
+_MESSAGE_COLUMNS = (
+    "id, sender_id, recipient_id, stream_id, topic, content, rendered_content, client, "
+    "date_sent, last_edit_time, last_moved_time, edit_history, has_link, has_image, "
+    "has_attachment, is_me_message"
+)
+
+
+class Snapshot:
+    """One consistent read of the database file, open until `close` (or the `with` ends)."""
+
+    def __init__(self, db_path: Path) -> None:
+        self._conn = sqlite3.connect(
+            f"{db_path.resolve().as_uri()}?mode=ro", uri=True, isolation_level=None
+        )
+        self._conn.row_factory = sqlite3.Row
+        self._conn.execute(f"PRAGMA busy_timeout={BUSY_TIMEOUT_MS}")
+        self._conn.execute("BEGIN")
+        # The snapshot is taken at the first read, not at BEGIN: read now.
+        self._conn.execute("SELECT COUNT(*) FROM realm").fetchone()
+
+    def __enter__(self) -> Snapshot:
+        return self
+
+    def __exit__(
+        self, kind: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
+    ) -> None:
+        self.close()
+
+    def close(self) -> None:
+        """End the read transaction and close the connection."""
+        self._conn.execute("COMMIT")
+        self._conn.close()
+
+    def rows(self, table: str) -> list[Row]:
+        """Every row of one of the exported tables, in a stable order."""
+        columns, order = _TABLES[table]
+        sql = f"SELECT {columns} FROM {table} ORDER BY {order}"
+        return [dict(row) for row in self._conn.execute(sql)]
+
+    def count_messages(self) -> int:
+        """How many messages the snapshot holds."""
+        return int(self._conn.execute("SELECT COUNT(*) FROM message").fetchone()[0])
+
+    def messages(self, batch: int) -> Iterator[list[Row]]:
+        """All messages in id order, `batch` at a time."""
+        cursor = self._conn.execute(f"SELECT {_MESSAGE_COLUMNS} FROM message ORDER BY id")
+        while chunk := cursor.fetchmany(batch):
+            yield [dict(row) for row in chunk]
+
+    def user_messages(self, first_id: int, last_id: int) -> list[Row]:
+        """The user_message rows of messages `first_id`..`last_id`."""
+        sql = (
+            "SELECT user_id, message_id, flags FROM user_message "
+            "WHERE message_id BETWEEN ? AND ? ORDER BY message_id, user_id"
+        )
+        return [dict(row) for row in self._conn.execute(sql, (first_id, last_id))]
+
+    def attachment_bytes(self, attachment_id: int) -> Iterator[bytes]:
+        """An upload's bytes, chunk by chunk."""
+        sql = "SELECT data FROM attachment_chunk WHERE attachment_id = ? ORDER BY seq"
+        for (data,) in self._conn.execute(sql, (attachment_id,)):
+            yield bytes(data)
+
+    def avatars(self) -> list[Row]:
+        """Uploaded avatars: user_id, content_type, data."""
+        sql = "SELECT user_id, content_type, data FROM user_avatar ORDER BY user_id"
+        return [dict(row) for row in self._conn.execute(sql)]
+
+    def emoji_image(self, emoji_id: int) -> bytes | None:
+        """A custom emoji's image bytes."""
+        row = self._conn.execute(
+            "SELECT data FROM realm_emoji_image WHERE emoji_id = ?", (emoji_id,)
+        ).fetchone()
+        return None if row is None else bytes(row[0])
