@@ -16,7 +16,16 @@ from litestar import Litestar, Request, Response, Router
 from litestar.di import Provide
 from litestar.exceptions import HTTPException
 from litestar.plugins import PluginProtocol
-from litestar.types import ASGIApp, Message, Receive, Scope, Send
+from litestar.types import (
+    ASGIApp,
+    LifeSpanReceive,
+    LifeSpanScope,
+    LifeSpanSend,
+    Message,
+    Receive,
+    Scope,
+    Send,
+)
 
 from teamchat import http
 from teamchat.actions.integrations import (  # noqa: F401 (their send hooks)
@@ -38,7 +47,7 @@ from teamchat.errors import (
     ZulipError,
 )
 from teamchat.events.broker import cancel_task
-from teamchat.http.auth import provide_runtime, provide_user
+from teamchat.http.auth import json_to_api, provide_runtime, provide_user
 from teamchat.http.params import Params
 from teamchat.lib.logsafe import escape_controls
 from teamchat.runtime import Runtime
@@ -129,6 +138,16 @@ class TeamchatLitestar(Litestar):
 
         plugins.append(MsgspecDIPlugin())
         return plugins
+
+    async def __call__(
+        self,
+        scope: Scope | LifeSpanScope,
+        receive: Receive | LifeSpanReceive,
+        send: Send | LifeSpanSend,
+    ) -> None:
+        if scope["type"] == "http":  # type: ignore[comparison-overlap]
+            scope = json_to_api(scope)
+        await super().__call__(scope, receive, send)
 
 
 async def provide_params(request: Request[Any, Any, Any]) -> Params:

@@ -29,8 +29,10 @@ A leaf module: it imports nothing from teamchat. Raise these anywhere below the 
      ├── UnauthorizedError             401 UNAUTHORIZED (+ WWW-Authenticate)
      │    ├── InvalidAPIKeyError       401 UNAUTHORIZED "Invalid API key"
      │    ├── UserDeactivatedError     401 USER_DEACTIVATED
-     │    └── AuthenticationFailedError 401 AUTHENTICATION_FAILED
+     │    ├── AuthenticationFailedError 401 AUTHENTICATION_FAILED
+     │    └── SessionRequiredError     401 UNAUTHORIZED (/json without a session)
      ├── ForbiddenError                403 BAD_REQUEST
+     ├── CsrfFailedError               403 CSRF_FAILED, reason
      ├── RateLimitedError              429 RATE_LIMIT_HIT, retry-after (+ Retry-After)
      └── ServerNotReadyError           500 SERVER_NOT_READY (GET /health)
 """
@@ -228,8 +230,24 @@ class AuthenticationFailedError(UnauthorizedError):
         super().__init__("Your username or password is incorrect")
 
 
+class SessionRequiredError(UnauthorizedError):
+    # zulip-compat: /json answers with a "Session" challenge, so no browser pops up a
+    # password dialog (zerver/lib/response.py json_unauthorized).
+    default_headers: ClassVar[Mapping[str, str]] = {"WWW-Authenticate": "Session"}
+
+
 class ForbiddenError(ZulipError):
     http_status = 403
+
+
+class CsrfFailedError(ZulipError):
+    """A /json request changing state without the session's CSRF token (Django's reasons)."""
+
+    code = "CSRF_FAILED"
+    http_status = 403
+
+    def __init__(self, reason: str) -> None:
+        super().__init__(f"CSRF error: {reason}", reason=reason)
 
 
 class RateLimitedError(ZulipError):

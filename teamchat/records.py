@@ -418,3 +418,12 @@ class DraftRow(msgspec.Struct, frozen=True, kw_only=True):
     topic: str
     content: str
     timestamp: int
+
+
+class WebSessionRow(msgspec.Struct, frozen=True, kw_only=True):
+    key_hash: str  # sha256 of the cookie's token
+    user_id: int
+    csrf_token: str
+    auth_fingerprint: str  # sha256 of the password hash at log-in
+    created_at: float
+    expires_at: float

@@ -10,6 +10,7 @@ from collections.abc import Callable
 import httpx
 import pytest
 
+from tests.support import web
 from tests.support.api import Api, assert_error, assert_success
 from tests.support.org import Watcher, user_with_role
 from tests.support.server import ServerProcess
@@ -36,7 +37,7 @@ def invite_id(api: Api, link: str) -> int:
 
 
 def join(server: ServerProcess, link: str, **form: str) -> httpx.Response:
-    return httpx.post(link, data=form, timeout=30)
+    return web.join(link, **form)
 
 
 def test_admin_creates_a_link_with_the_default_expiry(
@@ -325,14 +326,8 @@ def test_email_invitation_sends_mail_and_joins_once(
             assert len(smtp.messages) == 2
             page = httpx.get(link.group(1), timeout=30)
             assert 'value="mailed@example.com" readonly' in page.text
-            joined = httpx.post(
-                link.group(1),
-                data={
-                    "email": "other@example.com",
-                    "full_name": "Mailed",
-                    "password": "a-good-pass",
-                },
-                timeout=30,
+            joined = web.join(
+                link.group(1), email="other@example.com", full_name="Mailed", password="a-good-pass"
             )
             assert joined.status_code == 200
             key = re.search(r'<code id="api_key">([^<]+)</code>', joined.text)

@@ -5,9 +5,8 @@ from __future__ import annotations
 
 import re
 
-import httpx
-
 from tests.conftest import TEST_PASSWORD
+from tests.support import web
 from tests.support.api import Api
 from tests.support.server import cli
 
@@ -60,10 +59,8 @@ def test_new_accounts_start_from_realm_defaults(start_server) -> None:  # type: 
             assert "lobby" in _subscribed_names(made)
         # Through an invitation link that leaves out the default channels.
         link = owner.ok("POST", "/invites/multiuse")["invite_link"]
-    response = httpx.post(
-        link,
-        data={"email": "joined@example.com", "full_name": "Joined", "password": TEST_PASSWORD},
-        timeout=30,
+    response = web.join(
+        link, email="joined@example.com", full_name="Joined", password=TEST_PASSWORD
     )
     key = re.search(r'<code id="api_key">([^<]+)</code>', response.text)
     assert key, response.text

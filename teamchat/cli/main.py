@@ -111,6 +111,7 @@ def print_next_steps(settings: Settings, zuliprc: Path) -> None:
     """What to do once the server is up: open it, point a client at it."""
     url = site_url(settings)
     console.print("Next:", soft_wrap=True)
+    console.print(f"  open {url}/ in a browser to chat (the built-in web client)", soft_wrap=True)
     console.print(f"  point any Zulip client at {url}", soft_wrap=True)
     if zuliprc.exists():
         console.print(f"  client config: {zuliprc}", soft_wrap=True)

@@ -1,16 +1,20 @@
-"""HTTP Basic authentication (`email:api_key`) for the authenticated API routes."""
+"""Authentication of the API routes: HTTP Basic (`email:api_key`) under /api/v1, and the web
+client's session cookie plus CSRF token under /json (the same handlers, see `json_to_api`)."""
 
 from __future__ import annotations
 
 import base64
 import binascii
-from typing import Any
+import hmac
+from typing import Any, cast
 
 from litestar import Request
+from litestar.types import Scope
 
 from teamchat.actions.people.auth import authenticate_api_key
-from teamchat.errors import UnauthorizedError
-from teamchat.records import UserRow
+from teamchat.actions.people.web_sessions import authenticate_session
+from teamchat.errors import CsrfFailedError, SessionRequiredError, UnauthorizedError
+from teamchat.records import UserRow, WebSessionRow
 from teamchat.runtime import Runtime
 
 
@@ -32,11 +36,66 @@ def basic_credentials(request: Request[Any, Any, Any]) -> tuple[str, str] | None
     return username, password
 
 
+SESSION_COOKIE = "sessionid"
+CSRF_COOKIE = "csrftoken"
+CSRF_HEADER = "x-csrftoken"
+_JSON_PREFIX = "/json/"
+# Set by `json_to_api` only: a client cannot claim it through a header or path.
+_VIA_JSON = "teamchat.via_json"
+_SAFE_METHODS = {"GET", "HEAD", "OPTIONS"}
+
+
+def json_to_api(scope: Scope) -> Scope:
+    """The scope of /json/... rewritten to /api/v1/..., marked as cookie-authenticated: one route
+    table serves both, and `provide_user` picks the mechanism from the mark."""
+    path = str(scope.get("path", ""))
+    if not path.startswith(_JSON_PREFIX):
+        return scope
+    raw: dict[str, Any] = dict(scope)
+    raw["path"] = "/api/v1/" + path[len(_JSON_PREFIX) :]
+    raw["raw_path"] = raw["path"].encode()
+    raw[_VIA_JSON] = True
+    return cast(Scope, raw)
+
+
+async def session_user(request: Request[Any, Any, Any], rt: Runtime) -> UserRow:
+    """The user of the request's session cookie, with the CSRF token checked on writes."""
+    token = request.cookies.get(SESSION_COOKIE)
+    if not token:
+        raise SessionRequiredError()
+    user, session = await authenticate_session(rt, token)
+    if request.method not in _SAFE_METHODS:
+        check_csrf(request.headers.get(CSRF_HEADER), session)
+    return user
+
+
+def check_csrf(sent: str | None, session: WebSessionRow) -> None:
+    """Refuse a state change whose CSRF token is not the session's."""
+    # zulip-compat: Django's CSRF reasons, in Zulip's CSRF_FAILED envelope.
+    if not sent:
+        raise CsrfFailedError("CSRF token missing.")
+    if not hmac.compare_digest(sent.encode(), session.csrf_token.encode()):
+        raise CsrfFailedError("CSRF token incorrect.")
+
+
+def _session_at_root(request: Request[Any, Any, Any]) -> bool:
+    """A browser's request outside /api (uploads, avatars in message HTML) with its session:
+    as in Zulip, those routes take the session cookie too."""
+    path = str(request.scope.get("path", ""))
+    return not path.startswith("/api/") and SESSION_COOKIE in request.cookies
+
+
 async def provide_user(request: Request[Any, Any, Any], rt: Runtime) -> UserRow:
-    credentials = basic_credentials(request)
-    if credentials is None:
-        raise UnauthorizedError()
-    user = await authenticate_api_key(rt, *credentials)
+    if request.scope.get(_VIA_JSON):
+        user = await session_user(request, rt)
+    else:
+        credentials = basic_credentials(request)
+        if credentials is not None:
+            user = await authenticate_api_key(rt, *credentials)
+        elif _session_at_root(request):
+            user = await session_user(request, rt)
+        else:
+            raise UnauthorizedError()
     request.scope["state"]["user_id"] = user.id
     request.scope["state"]["user_email"] = user.delivery_email  # for the access log
     return user

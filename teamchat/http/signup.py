@@ -1,4 +1,5 @@
-"""The sign-up pages an invitation link opens: GET and POST /join/{key}/ (site root)."""
+"""The sign-up pages an invitation link opens: GET and POST /join/{key}/ (site root). Signing up
+ends logged in, in the web client."""
 
 from __future__ import annotations
 
@@ -6,12 +7,14 @@ from typing import Any
 
 from litestar import Request, Response
 from litestar.enums import MediaType
+from litestar.response import Redirect
 
 from teamchat.actions.org import signup
 from teamchat.http.params import Params, as_str
 from teamchat.http.routing import get, post
 from teamchat.http.urls import realm_url
-from teamchat.lib import signup_pages, wire
+from teamchat.http.web_login import logged_in_redirect
+from teamchat.lib import signup_pages
 from teamchat.runtime import Runtime
 
 
@@ -56,7 +59,7 @@ async def signup_page(key: str, rt: Runtime) -> Response[str]:
 @post("/join/{key:str}", opt={"public": True})
 async def signup_submit(
     request: Request[Any, Any, Any], key: str, params: Params, rt: Runtime
-) -> Response[str]:
+) -> Response[str] | Redirect:
     email = params.optional("email", as_str, "")
     full_name = params.optional("full_name", as_str, "")
     password = params.optional("password", as_str, "")
@@ -73,13 +76,9 @@ async def signup_submit(
         if link.state is not signup.LinkState.VALID:
             return _link_problem(link, result.problem)
         return _form(link, key, email=email, full_name=full_name, problem=result.problem)
-    api_email = wire.api_email(result.user, link.realm.host)
-    site = realm_url(request, rt)
-    zuliprc = f"[api]\nemail={api_email}\nkey={result.user.api_key}\nsite={site}\n"
-    page = signup_pages.welcome(
-        realm_name=link.realm.name, email=api_email, api_key=result.user.api_key, zuliprc=zuliprc
-    )
-    return _html(page)
+    # The new person lands in the web client, logged in; the API key page is linked from its
+    # settings (GET /accounts/api_key/).
+    return await logged_in_redirect(request, rt, result.user)
 
 
 ROOT_ROUTES = [signup_page, signup_submit]

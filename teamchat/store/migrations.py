@@ -11,8 +11,6 @@ import sqlite3
 from importlib import resources
 from pathlib import Path
 
-import aiosqlite
-
 # "tcht": marks the SQLite file as ours (PRAGMA application_id).
 APPLICATION_ID = 0x74636874
 
@@ -65,24 +63,23 @@ def check_application_id(path: Path) -> None:
         )
 
 
-async def migrate(conn: aiosqlite.Connection) -> int:
+def migrate(conn: sqlite3.Connection) -> int:
     """Apply pending steps in one transaction; return the resulting schema version."""
-    await conn.execute("BEGIN IMMEDIATE")
+    conn.execute("BEGIN IMMEDIATE")
     try:
-        async with conn.execute("PRAGMA user_version") as cursor:
-            row = await cursor.fetchone()
+        row = conn.execute("PRAGMA user_version").fetchone()
         version = int(row[0]) if row else 0
         for number, step in MIGRATIONS.items():
             if number <= version:
                 continue
             for statement in _split_statements(step):
-                await conn.execute(statement)
-        await conn.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
-        await conn.execute(f"PRAGMA application_id={APPLICATION_ID}")
+                conn.execute(statement)
+        conn.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
+        conn.execute(f"PRAGMA application_id={APPLICATION_ID}")
     except BaseException:
-        await conn.execute("ROLLBACK")
+        conn.execute("ROLLBACK")
         raise
-    await conn.execute("COMMIT")
+    conn.execute("COMMIT")
     return SCHEMA_VERSION
 
 

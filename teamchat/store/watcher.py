@@ -11,10 +11,11 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import sqlite3
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 
-import aiosqlite
+from teamchat.store.db import connect
 
 log = logging.getLogger(__name__)
 Listener = Callable[[], Awaitable[object]]
@@ -25,7 +26,7 @@ class DataVersionWatcher:
         self.path = path
         self.interval_secs = interval_secs
         self._listeners: list[Listener] = []
-        self._conn: aiosqlite.Connection | None = None
+        self._conn: sqlite3.Connection | None = None
         self._version: int | None = None
 
     def add_listener(self, listener: Listener) -> None:
@@ -33,19 +34,17 @@ class DataVersionWatcher:
         self._listeners.append(listener)
 
     async def open(self) -> None:
-        self._conn = await aiosqlite.connect(self.path, isolation_level=None)
-        await self._conn.execute("PRAGMA query_only=ON")
+        self._conn = connect(self.path, read_only=True)
         self._version = await self._data_version()
 
     async def close(self) -> None:
         if self._conn is not None:
-            await self._conn.close()
+            self._conn.close()
             self._conn = None
 
     async def _data_version(self) -> int:
         assert self._conn is not None, "watcher is not open"
-        async with self._conn.execute("PRAGMA data_version") as cursor:
-            row = await cursor.fetchone()
+        row = self._conn.execute("PRAGMA data_version").fetchone()
         return int(row[0]) if row else 0
 
     async def check(self) -> bool:

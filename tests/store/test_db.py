@@ -63,3 +63,67 @@ async def test_committed_writes_publish_even_when_cancelled_during_commit(tmp_pa
         assert [row[0] for row in rows] == sorted(published)  # committed <=> published
     finally:
         await db.close()
+
+
+async def test_group_commit_runs_waiting_bodies_in_one_transaction(tmp_path: Path) -> None:
+    """Concurrent writes share COMMITs; a failing body rolls back only itself; hooks run in
+    commit order, after the data is visible to readers."""
+    db = Database(tmp_path / "g.db", readers=1)
+    await db.open()
+    seen_at_hook: list[tuple[int, int]] = []
+    try:
+        async with db.write() as tx:
+            await tx.execute("CREATE TABLE t (x INTEGER PRIMARY KEY)")
+
+        async def visible() -> int:
+            async with db.read() as conn:
+                row = await conn.fetchone("SELECT count(*) FROM t")
+            return int(row[0]) if row else 0
+
+        async def insert(n: int) -> None:
+            async with db.write() as tx:
+                await tx.execute("INSERT INTO t VALUES (?)", (n,))
+                if n % 5 == 0:
+                    raise ValueError(n)
+                tx.after_commit(lambda: seen_at_hook.append((n, 0)))
+
+        commits = 0
+        original = db._commit
+
+        async def counting(batch: object) -> None:
+            nonlocal commits
+            commits += 1
+            await original(batch)  # type: ignore[arg-type]
+
+        db._commit = counting  # type: ignore[method-assign]
+        results = await asyncio.gather(*(insert(n) for n in range(1, 41)), return_exceptions=True)
+        failed = [r for r in results if isinstance(r, ValueError)]
+        assert len(failed) == 8
+        assert commits < 10  # 40 bodies, a handful of COMMITs
+        async with db.read() as conn:
+            rows = [r[0] for r in await conn.fetchall("SELECT x FROM t ORDER BY x")]
+        assert rows == [n for n in range(1, 41) if n % 5]
+        assert [n for n, _ in seen_at_hook] == [n for n in range(1, 41) if n % 5]
+        assert await visible() == 32
+    finally:
+        await db.close()
+
+
+async def test_writes_return_only_after_commit(tmp_path: Path) -> None:
+    """What a write returned is visible to every reader at once (read-your-writes)."""
+    db = Database(tmp_path / "r.db", readers=2)
+    await db.open()
+    try:
+        async with db.write() as tx:
+            await tx.execute("CREATE TABLE t (x)")
+
+        async def write_then_read(n: int) -> int:
+            async with db.write() as tx:
+                await tx.execute("INSERT INTO t VALUES (?)", (n,))
+            async with db.read() as conn:
+                row = await conn.fetchone("SELECT count(*) FROM t WHERE x = ?", (n,))
+            return int(row[0]) if row else 0
+
+        assert await asyncio.gather(*(write_then_read(n) for n in range(20))) == [1] * 20
+    finally:
+        await db.close()

@@ -1,0 +1,469 @@
+"""Load benchmark: sends, fan-out, idle queues and authenticated requests against one
+`teamchat serve`, each figure next to the floor of our own stack measured in the same run.
+
+The floor is a bare Litestar endpoint that parses a urlencoded form and checks HTTP Basic
+credentials, under uvicorn with the same options `teamchat serve` uses. The server (and the
+floor) run pinned to core 0; this driver and wrk run on core 1 (`taskset`). The organization
+is written through the store layer before the server starts: `--listeners` max + 1 users,
+all subscribed to one channel.
+
+Rows (medians of `--runs` runs of `--secs` seconds each):
+- floor: POST form + Basic auth, req/s (32 connections)
+- GET /users/me: req/s (32 connections) and its ratio to the floor
+- send, 1 / 8 / 32 senders: msg/s and acknowledgement p50 / p99 (wrk --latency)
+- fan-out to N long-polling listeners, one sender at `--rate` msg/s: p50 / p99 send->receive
+  (every message must reach every listener)
+- N idle registered queues: server RSS and server CPU per register
+- idle RSS after start
+
+Usage: python scripts/bench_load.py [--runs 3] [--secs 10] [--listeners 10,100,1000]
+                                    [--queues 10000] [--rate 20]
+Needs wrk (Debian: apt-get install wrk).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import base64
+import os
+import re
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import textwrap
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+import msgspec
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+from teamchat.actions.org.realm import check_create_realm  # noqa: E402
+from teamchat.config import Settings  # noqa: E402
+from teamchat.lib import channels as ch  # noqa: E402
+from teamchat.lib.passwords import random_api_key  # noqa: E402
+from teamchat.records import Role  # noqa: E402
+from teamchat.runtime import Runtime  # noqa: E402
+from teamchat.store import streams as stream_store  # noqa: E402
+from teamchat.store import subscriptions as sub_store  # noqa: E402
+from teamchat.store import users as user_store  # noqa: E402
+from tests.support.server import free_port  # noqa: E402
+
+SERVER_CORE, DRIVER_CORE = "0", "1"
+FLOOR_APP = """
+import base64, hmac
+from litestar import Litestar, Request, post
+from litestar.response import Response
+
+EXPECTED = b"Basic " + base64.b64encode(b"floor@bench.test:%s")
+OK = b'{"result":"success","msg":"","id":1}'
+DENIED = b'{"result":"error","msg":"Unauthorized","code":"UNAUTHORIZED"}'
+
+
+@post("/floor")
+async def floor(request: Request) -> Response:
+    form = await request.form()
+    good = hmac.compare_digest(request.headers.get("authorization", "").encode(), EXPECTED)
+    if not good or "content" not in form:
+        return Response(DENIED, status_code=401, media_type="application/json")
+    return Response(OK, media_type="application/json")
+
+
+app = Litestar([floor], plugins=[])
+"""
+
+
+class User(msgspec.Struct):
+    id: int
+    email: str
+    key: str
+
+    def basic(self) -> str:
+        return "Basic " + base64.b64encode(f"{self.email}:{self.key}".encode()).decode()
+
+
+class World(msgspec.Struct):
+    users: list[User]
+    stream_id: int
+
+
+async def build_world(db: Path, users: int) -> World:
+    rt = await Runtime.open_offline(Settings(db_path=db))
+    try:
+        await check_create_realm(
+            rt, name="Load", owner_email="owner@bench.test", owner_full_name="Owner",
+            owner_password="bench-password",
+        )  # fmt: skip
+        people = []
+        async with rt.db.write() as tx:
+            for i in range(users):
+                email, key = f"user{i}@bench.test", random_api_key()
+                user_id = await user_store.insert(
+                    tx, delivery_email=email, full_name=f"User {i}", api_key=key,
+                    password_hash=None, role=Role.MEMBER, date_joined=int(time.time()),
+                )  # fmt: skip
+                people.append(User(user_id, email, key))
+            names = await stream_store.system_group_names(tx)
+            system_ids = {name: gid for gid, name in names.items()}
+            settings = msgspec.json.encode(ch.default_group_settings(system_ids, people[0].id))
+            stream_id = await stream_store.insert_stream(
+                tx, name="load", description="", rendered_description="",
+                invite_only=False, is_web_public=False, history_public_to_subscribers=True,
+                message_retention_days=None, topics_policy="inherit",
+                date_created=int(time.time()), creator_id=people[0].id,
+                settings_json=settings.decode(),
+            )  # fmt: skip
+            for person in people:
+                await sub_store.upsert_active(tx, stream_id, person.id, "#76ce90")
+        return World(users=people, stream_id=stream_id)
+    finally:
+        await rt.close()
+
+
+# --- a small keep-alive HTTP/1.1 client (the driver must cost less than the server) ---
+
+
+class Http:
+    def __init__(self, port: int, auth: str) -> None:
+        self.port, self.auth = port, auth
+        self.reader: asyncio.StreamReader | None = None
+        self.writer: asyncio.StreamWriter | None = None
+
+    async def request(self, method: str, path: str, form: str = "") -> tuple[int, bytes]:
+        if self.writer is None:
+            self.reader, self.writer = await asyncio.open_connection("127.0.0.1", self.port)
+        assert self.reader is not None
+        body = form.encode()
+        head = (
+            f"{method} {path} HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: {self.auth}\r\n"
+            f"Content-Type: application/x-www-form-urlencoded\r\n"
+            f"Content-Length: {len(body)}\r\n\r\n"
+        )
+        self.writer.write(head.encode() + body)
+        status_line = await self.reader.readuntil(b"\r\n")
+        status = int(status_line.split()[1])
+        length, chunked = 0, False
+        while (line := await self.reader.readuntil(b"\r\n")) != b"\r\n":
+            name, _, value = line.decode("latin-1").partition(":")
+            if name.lower() == "content-length":
+                length = int(value)
+            elif name.lower() == "transfer-encoding" and "chunked" in value.lower():
+                chunked = True
+        if not chunked:
+            return status, await self.reader.readexactly(length)
+        parts = []
+        while size := int((await self.reader.readuntil(b"\r\n")).strip(), 16):
+            parts.append(await self.reader.readexactly(size))
+            await self.reader.readexactly(2)
+        await self.reader.readexactly(2)
+        return status, b"".join(parts)
+
+    def close(self) -> None:
+        if self.writer is not None:
+            self.writer.close()
+
+
+def form(**values: object) -> str:
+    from urllib.parse import urlencode
+
+    return urlencode({k: v if isinstance(v, str) else msgspec.json.encode(v).decode()
+                      for k, v in values.items()})  # fmt: skip
+
+
+# --- processes ---
+
+
+def proc_stat(pid: int) -> tuple[float, float]:
+    """(CPU seconds, RSS MiB) of a process."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    cpu = (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    rss = int(fields[21]) * os.sysconf("SC_PAGE_SIZE") / 2**20
+    return cpu, rss
+
+
+def wait_ready(port: int, path: str, timeout: float = 60) -> None:
+    import http.client
+
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        try:
+            conn = http.client.HTTPConnection("127.0.0.1", port, timeout=1)
+            conn.request("GET", path)
+            conn.getresponse().read()
+            return
+        except OSError:
+            time.sleep(0.05)
+    raise RuntimeError(f"server on port {port} did not answer")
+
+
+def start_teamchat(db: Path, port: int, workdir: Path) -> subprocess.Popen[bytes]:
+    env = {**os.environ, "TEAMCHAT_API_RATE_LIMIT": "0", "TEAMCHAT_LOG_LEVEL": "warning"}
+    server = subprocess.Popen(
+        ["taskset", "-c", SERVER_CORE, sys.executable, "-m", "teamchat", "--db", str(db),
+         "serve", "--port", str(port)],
+        env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, cwd=workdir,
+    )  # fmt: skip
+    wait_ready(port, "/api/v1/server_settings")
+    return server
+
+
+def start_floor(workdir: Path, port: int, key: str) -> subprocess.Popen[bytes]:
+    (workdir / "floor_app.py").write_text(textwrap.dedent(FLOOR_APP % key))
+    server = subprocess.Popen(
+        ["taskset", "-c", SERVER_CORE, sys.executable, "-m", "uvicorn", "floor_app:app",
+         "--port", str(port), "--log-level", "warning", "--no-access-log", "--ws", "none",
+         "--lifespan", "on"],
+        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, cwd=workdir,
+    )  # fmt: skip
+    wait_ready(port, "/floor")
+    return server
+
+
+# --- wrk ---
+
+UNITS = {"us": 1e-3, "ms": 1.0, "s": 1e3}
+
+
+class WrkResult(msgspec.Struct):
+    rate: float
+    p50_ms: float
+    p99_ms: float
+    errors: int
+
+
+def wrk(workdir: Path, url: str, connections: int, secs: float, lua: str) -> WrkResult:
+    script = workdir / "wrk.lua"
+    script.write_text(lua)
+    out = subprocess.run(
+        ["taskset", "-c", DRIVER_CORE, "wrk", "-t1", f"-c{connections}", f"-d{secs:g}s",
+         "--latency", "-s", str(script), url],
+        capture_output=True, text=True, check=True,
+    ).stdout  # fmt: skip
+    rate = float(re.search(r"Requests/sec:\s+([\d.]+)", out).group(1))  # type: ignore[union-attr]
+    lat = dict(re.findall(r"^\s+(50|99)(?:\.000)?%\s+([\d.]+\w+)", out, re.M))
+    errors = sum(int(n) for n in re.findall(r"Non-2xx or 3xx responses: (\d+)", out))
+    errors += sum(int(n) for n in re.findall(r"(?:connect|read|write|timeout) (\d+)", out))
+
+    def ms(text: str) -> float:
+        number, unit = re.fullmatch(r"([\d.]+)(\w+)", text).groups()  # type: ignore[union-attr]
+        return float(number) * UNITS[unit]
+
+    return WrkResult(rate, ms(lat["50"]), ms(lat["99"]), errors)
+
+
+def lua_request(method: str, auth: str, body: str = "") -> str:
+    return textwrap.dedent(f"""
+        wrk.method = "{method}"
+        wrk.body = "{body}"
+        wrk.headers["Content-Type"] = "application/x-www-form-urlencoded"
+        wrk.headers["Authorization"] = "{auth}"
+    """)
+
+
+# --- fan-out and idle queues ---
+
+
+async def fan_out(
+    port: int, world: World, listeners: int, rate: float, secs: float
+) -> tuple[float, float, int, int]:
+    """(p50 ms, p99 ms, deliveries, expected deliveries) of send -> receive."""
+    sender = Http(port, world.users[0].basic())
+    latencies: list[float] = []
+    sent_at: dict[int, float] = {}
+    received = 0
+    stop = asyncio.Event()
+
+    async def listen(user: User, registered: asyncio.Future[None]) -> None:
+        nonlocal received
+        http = Http(port, user.basic())
+        _, raw = await http.request(
+            "POST", "/api/v1/register", form(event_types=["message"], apply_markdown="false")
+        )
+        state = msgspec.json.decode(raw)
+        queue_id, last = state["queue_id"], state["last_event_id"]
+        registered.set_result(None)
+        while not stop.is_set():
+            _, raw = await http.request(
+                "GET", f"/api/v1/events?queue_id={queue_id}&last_event_id={last}"
+            )
+            now = time.perf_counter()
+            for event in msgspec.json.decode(raw).get("events", []):
+                last = max(last, event["id"])
+                if event["type"] == "message":
+                    tag = int(event["message"]["content"])
+                    latencies.append((now - sent_at[tag]) * 1000)
+                    received += 1
+        http.close()
+
+    futures = [asyncio.get_running_loop().create_future() for _ in range(listeners)]
+    tasks = [
+        asyncio.create_task(listen(u, f)) for u, f in zip(world.users[1:], futures, strict=False)
+    ]
+    await asyncio.gather(*futures)
+    count = int(rate * secs)
+    started = time.perf_counter()
+    for tag in range(count):
+        await asyncio.sleep(max(0.0, started + tag / rate - time.perf_counter()))
+        sent_at[tag] = time.perf_counter()
+        status, _ = await sender.request(
+            "POST", "/api/v1/messages",
+            form(type="stream", to=str(world.stream_id), topic="fan-out", content=str(tag)),
+        )  # fmt: skip
+        assert status == 200
+    deadline = time.perf_counter() + 30
+    while received < count * listeners and time.perf_counter() < deadline:
+        await asyncio.sleep(0.05)
+    stop.set()
+    # Wake the listeners' last long-polls with one more message, then stop them.
+    sent_at[count] = time.perf_counter()
+    await sender.request(
+        "POST", "/api/v1/messages",
+        form(type="stream", to=str(world.stream_id), topic="fan-out", content=str(count)),
+    )  # fmt: skip
+    await asyncio.wait(tasks, timeout=10)
+    for task in tasks:
+        task.cancel()
+    sender.close()
+    got = sorted(latencies)[: count * listeners]
+    p99 = statistics.quantiles(got, n=100)[98] if len(got) > 1 else float("nan")
+    return statistics.median(got), p99, min(received, count * listeners), count * listeners
+
+
+async def idle_queues(port: int, world: World, queues: int, pid: int) -> tuple[float, float]:
+    """(RSS MiB after registering, server CPU ms per register)."""
+    cpu_before, _ = proc_stat(pid)
+    clients = [Http(port, world.users[i % len(world.users)].basic()) for i in range(16)]
+
+    async def register(http: Http, n: int) -> None:
+        for _ in range(n):
+            status, _ = await http.request("POST", "/api/v1/register", form(event_types=[]))
+            assert status == 200
+
+    await asyncio.gather(*(register(c, queues // len(clients)) for c in clients))
+    cpu_after, rss = proc_stat(pid)
+    for c in clients:
+        c.close()
+    return rss, (cpu_after - cpu_before) * 1000 / queues
+
+
+# --- the run ---
+
+
+def median_of(runs: int, measure: Callable[[], WrkResult]) -> WrkResult:
+    results = [measure() for _ in range(runs)]
+    return WrkResult(
+        statistics.median(r.rate for r in results),
+        statistics.median(r.p50_ms for r in results),
+        statistics.median(r.p99_ms for r in results),
+        sum(r.errors for r in results),
+    )
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--runs", type=int, default=3)
+    parser.add_argument("--secs", type=float, default=10)
+    parser.add_argument("--listeners", default="10,100,1000")
+    parser.add_argument("--queues", type=int, default=10000)
+    parser.add_argument("--rate", type=float, default=20)
+    args = parser.parse_args()
+    if shutil.which("wrk") is None:
+        sys.exit("wrk is needed: apt-get install wrk")
+    os.sched_setaffinity(0, {int(DRIVER_CORE)})
+    sizes = [int(n) for n in args.listeners.split(",") if n]
+    load = os.getloadavg()[0]
+    if load > 0.5:
+        print(f"note: the machine is busy (load average {load:.1f}); figures will be noisy")
+    rows: list[tuple[str, str, str]] = []
+    with tempfile.TemporaryDirectory() as tmp:
+        workdir = Path(tmp)
+        db = workdir / "teamchat.db"
+        world = asyncio.run(build_world(db, max([*sizes, 32]) + 1))
+        floor_key = random_api_key()
+
+        def floor() -> float:
+            port = free_port()
+            server = start_floor(workdir, port, floor_key)
+            try:
+                token = base64.b64encode(f"floor@bench.test:{floor_key}".encode()).decode()
+                lua = lua_request(
+                    "POST", f"Basic {token}", "type=stream&to=1&topic=load&content=hello"
+                )
+                return median_of(
+                    args.runs, lambda: wrk(workdir, f"http://127.0.0.1:{port}/floor", 32,
+                                           args.secs, lua)
+                ).rate  # fmt: skip
+            finally:
+                server.terminate()
+                server.wait(10)
+
+        floor_start = floor()
+        rows.append(("floor (POST form + Basic auth, 32 conns)", f"{floor_start:,.0f} req/s", ""))
+        port = free_port()
+        server = start_teamchat(db, port, workdir)
+        try:
+            time.sleep(2)
+            rows.append(("idle RSS after start", f"{proc_stat(server.pid)[1]:.0f} MiB", ""))
+            base = f"http://127.0.0.1:{port}/api/v1"
+            me = world.users[0]
+            users_me = median_of(
+                args.runs,
+                lambda: wrk(workdir, f"{base}/users/me", 32, args.secs,
+                            lua_request("GET", me.basic())),
+            )  # fmt: skip
+            rows.append((
+                "GET /users/me (32 conns)", f"{users_me.rate:,.0f} req/s",
+                f"{users_me.rate / floor_start:.2f} x floor",
+            ))  # fmt: skip
+            body = f"type=stream&to={world.stream_id}&topic=load&content=hello"
+            for senders in (1, 8, 32):
+                cpu0, _ = proc_stat(server.pid)
+                t0 = time.monotonic()
+                sent = median_of(
+                    args.runs,
+                    lambda n=senders: wrk(workdir, f"{base}/messages", n, args.secs,
+                                          lua_request("POST", me.basic(), body)),
+                )  # fmt: skip
+                cpu = (proc_stat(server.pid)[0] - cpu0) / (time.monotonic() - t0)
+                rows.append((
+                    f"send, {senders} sender{'s' if senders > 1 else ''}",
+                    f"{sent.rate:,.0f} msg/s (p50 {sent.p50_ms:.1f} ms, p99 {sent.p99_ms:.1f} ms)",
+                    f"{sent.rate / floor_start:.2f} x floor; server CPU {cpu:.2f}"
+                    + (f"; {sent.errors} errors" if sent.errors else ""),
+                ))  # fmt: skip
+            for size in sizes:
+                peak = 0.0
+                results = []
+                for _ in range(args.runs):
+                    results.append(asyncio.run(fan_out(port, world, size, args.rate, args.secs)))
+                    peak = max(peak, proc_stat(server.pid)[1])
+                p50 = statistics.median(r[0] for r in results)
+                p99 = statistics.median(r[1] for r in results)
+                got, expected = sum(r[2] for r in results), sum(r[3] for r in results)
+                rows.append((
+                    f"fan-out, {size} listeners, {args.rate:g} msg/s",
+                    f"p50 {p50:.1f} ms, p99 {p99:.1f} ms",
+                    f"{got:,}/{expected:,} delivered; RSS after {peak:.0f} MiB",
+                ))  # fmt: skip
+            rss, cpu_ms = asyncio.run(idle_queues(port, world, args.queues, server.pid))
+            rows.append((
+                f"{args.queues:,} idle queues", f"RSS {rss:.0f} MiB",
+                f"register {cpu_ms:.2f} ms server CPU each",
+            ))  # fmt: skip
+        finally:
+            server.terminate()
+            server.wait(15)
+        floor_end = floor()
+        rows.append(("floor again at the end", f"{floor_end:,.0f} req/s", ""))
+    print()
+    print("| figure | teamchat | notes |\n|---|---|---|")
+    for row in rows:
+        print(f"| {row[0]} | {row[1]} | {row[2]} |")
+
+
+if __name__ == "__main__":
+    main()

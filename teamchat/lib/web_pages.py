@@ -1,0 +1,79 @@
+"""The HTML of the web client's pages: the log-in form and the app shell. Pure: text in, HTML
+out. No inline script or style: the Content-Security-Policy forbids both."""
+
+from __future__ import annotations
+
+from html import escape
+
+# Every page of the web client: nothing from another origin, no inline script, style or eval.
+CONTENT_SECURITY_POLICY = (
+    "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data: blob:; "
+    "connect-src 'self'; font-src 'self'; media-src 'self'; object-src 'none'; "
+    "base-uri 'none'; frame-ancestors 'none'; form-action 'self'"
+)
+PAGE_HEADERS = {
+    "Content-Security-Policy": CONTENT_SECURITY_POLICY,
+    "X-Content-Type-Options": "nosniff",
+    "X-Frame-Options": "DENY",
+    "Referrer-Policy": "same-origin",
+    "Cache-Control": "no-store",
+}
+
+
+def _page(title: str, css_url: str, body: str, head: str = "") -> str:
+    return (
+        '<!DOCTYPE html><html lang="en"><head><meta charset="utf-8">'
+        '<meta name="viewport" content="width=device-width, initial-scale=1">'
+        '<link rel="icon" href="data:,">'
+        f'<title>{escape(title)}</title><link rel="stylesheet" href="{escape(css_url)}">'
+        f"{head}</head>{body}</html>"
+    )
+
+
+def login_page(*, realm_name: str, css_url: str, username: str = "", problem: str = "") -> str:
+    """The log-in form (POST /login/), with the problem of the last attempt if any."""
+    problem_html = f'<p class="problem" role="alert">{escape(problem)}</p>' if problem else ""
+    body = (
+        '<body class="page"><main class="login-box">'
+        f"<h1>Log in to {escape(realm_name)}</h1>{problem_html}"
+        '<form method="post" action="/login/" id="login-form">'
+        '<label for="username">Email</label>'
+        '<input id="username" name="username" type="email" autocomplete="username" required '
+        f'autofocus value="{escape(username)}">'
+        '<label for="password">Password</label>'
+        '<input id="password" name="password" type="password" '
+        'autocomplete="current-password" required>'
+        '<button type="submit">Log in</button></form></main></body>'
+    )
+    return _page(f"Log in · {realm_name}", css_url, body)
+
+
+def app_shell(
+    *, realm_name: str, css_url: str, script_url: str, module_urls: tuple[str, ...] = ()
+) -> str:
+    """The page the client's modules fill in; `data-` attributes carry no user content.
+    `module_urls` are preloaded at once instead of as each import is discovered."""
+    preloads = "".join(f'<link rel="modulepreload" href="{escape(url)}">' for url in module_urls)
+    head = f'<script type="module" src="{escape(script_url)}"></script>{preloads}'
+    body = (
+        '<body class="app"><header class="topbar">'
+        '<button type="button" id="menu-toggle" class="icon-button" aria-label="Show channels"'
+        ' aria-expanded="false">☰</button>'
+        f'<a class="realm-name" href="#">{escape(realm_name)}</a>'
+        '<form id="search" class="search" role="search">'
+        '<input id="search-input" type="search" name="q" placeholder="Search"'
+        ' aria-label="Search messages" autocomplete="off"></form>'
+        '<p id="connection" class="connection" role="status" hidden></p>'
+        '<span class="spacer"></span><span id="me" class="me"></span>'
+        '<button type="button" id="settings-button" class="link-button">Settings</button>'
+        '<button type="button" id="logout" class="link-button">Log out</button></header>'
+        '<div class="layout"><nav id="left" class="left" aria-label="Channels and conversations">'
+        "</nav>"
+        '<main class="center"><h1 id="narrow-title" class="narrow-title">All messages</h1>'
+        '<div id="messages" class="messages" aria-live="polite"></div>'
+        '<p id="typing" class="typing" aria-live="polite"></p>'
+        '<form id="compose" class="compose" autocomplete="off"></form></main>'
+        '<aside id="people" class="people" aria-label="People"></aside></div>'
+        '<dialog id="settings" class="settings" aria-labelledby="settings-title"></dialog></body>'
+    )
+    return _page(realm_name, css_url, body, head)

@@ -1,0 +1,251 @@
+// The web client's entry point: register, draw the left pane and the narrow the URL names,
+// apply events as they come, and recover when the event queue or the network is lost.
+
+import { ApiError, get, logOut } from "./api.js";
+import { EventLoop, register } from "./events.js";
+import { hashToNarrow, narrowToHash } from "./narrow.js";
+import { Presence, startHeartbeat } from "./presence.js";
+import { State } from "./state.js";
+import { Compose } from "./views/compose.js";
+import { renderLeft } from "./views/left.js";
+import { MessageList } from "./views/messages.js";
+import { renderPeople } from "./views/people.js";
+import { notifyMessage } from "./views/notify.js";
+import { openSettings } from "./views/settings.js";
+import { TypingSender, TypingShown } from "./views/typing.js";
+
+const $ = (id) => document.getElementById(id);
+
+// A sent message ends its sender's typing there: the typing event's shape for that message.
+function typingOf(message) {
+  if (message.type === "stream") {
+    return { message_type: "stream", stream_id: message.stream_id, topic: message.subject, sender: { user_id: message.sender_id } };
+  }
+  return {
+    message_type: "direct",
+    recipients: message.display_recipient.map((user) => ({ user_id: user.id })),
+    sender: { user_id: message.sender_id },
+  };
+}
+
+class App {
+  constructor() {
+    this.state = null;
+    this.narrow = hashToNarrow(location.hash);
+    this.list = null;
+    this.compose = null;
+  }
+
+  async start() {
+    this.load(await register());
+    $("me").textContent = this.state.userName(this.state.myId);
+    this.typingSender = new TypingSender();
+    this.compose = new Compose($("compose"), this.state, {
+      onEchoes: (echoes) => this.list?.setEchoes(echoes),
+      onTyping: (target) => (target ? this.typingSender.typed(target) : this.typingSender.stop()),
+    });
+    startHeartbeat(
+      () => this.presence,
+      () => this.drawPeople(),
+    );
+    setInterval(() => this.drawTyping(), 3000);
+    window.addEventListener("hashchange", () => this.route());
+    $("logout").addEventListener("click", () => this.logOut());
+    $("settings-button").addEventListener("click", () => openSettings($("settings"), this.state));
+    $("search").addEventListener("submit", (event) => {
+      event.preventDefault();
+      const text = $("search-input").value.trim();
+      const narrow = text ? { kind: "search", text } : { kind: "all" };
+      location.hash = narrowToHash(narrow, this.lookup());
+    });
+    $("menu-toggle").addEventListener("click", () => this.toggleMenu());
+    $("left").addEventListener("click", (event) => {
+      if (event.target.closest("a")) this.toggleMenu(false);
+    });
+    this.drawPeople();
+    document.addEventListener("keydown", (event) => this.shortcut(event));
+    await this.route();
+    this.loop = new EventLoop(this.state.queueId, this.state.lastEventId, {
+      onEvents: (events) => this.applyEvents(events),
+      onReset: () => this.reset(),
+      onStatus: (text, isError) => this.status(text, isError),
+      onLoggedOut: () => location.assign("/login/"),
+    });
+    this.loop.start();
+  }
+
+  // The state of a (new) registration.
+  load(registered) {
+    const fresh = new State(registered);
+    if (this.state) fresh.topics = this.state.topics;
+    this.state = fresh;
+    this.presence = new Presence(registered);
+    this.typing = new TypingShown(fresh.myId);
+    if (this.compose) this.compose.state = fresh;
+  }
+
+  lookup() {
+    return {
+      streamName: (id) => this.state.streamName(id),
+      userName: (id) => this.state.userName(id),
+    };
+  }
+
+  title(narrow) {
+    switch (narrow.kind) {
+      case "channel":
+        return narrow.topic === undefined
+          ? `# ${this.state.streamName(narrow.streamId)}`
+          : `# ${this.state.streamName(narrow.streamId)} › ${narrow.topic || "(no topic)"}`;
+      case "dm":
+        return `You and ${narrow.userIds.map((id) => this.state.userName(id)).join(", ")}`;
+      case "starred":
+        return "Starred messages";
+      case "mentioned":
+        return "Mentions";
+      case "search":
+        return `Search: ${narrow.text}`;
+      default:
+        return "All messages";
+    }
+  }
+
+  async route() {
+    this.narrow = hashToNarrow(location.hash);
+    $("search-input").value = this.narrow.kind === "search" ? this.narrow.text : "";
+    const title = this.title(this.narrow);
+    $("narrow-title").textContent = title;
+    document.title = `${title} · ${this.state.realmName}`;
+    this.list?.destroy();
+    this.list = new MessageList($("messages"), this.state, this.narrow, {
+      onError: (text) => this.status(text, true),
+      onRead: () => this.drawLeft(),
+    });
+    this.compose.setNarrow(this.narrow);
+    this.list.setEchoes(this.compose.echoes);
+    this.drawLeft();
+    if (this.narrow.kind === "channel") this.loadTopics(this.narrow.streamId);
+    try {
+      await this.list.load();
+      this.list.setEchoes(this.compose.echoes);
+    } catch (error) {
+      this.failed(error);
+    }
+  }
+
+  async loadTopics(streamId) {
+    try {
+      const body = await get(`/users/me/${streamId}/topics`);
+      this.state.setTopics(streamId, body.topics);
+      this.drawLeft();
+    } catch (error) {
+      this.failed(error);
+    }
+  }
+
+  drawLeft() {
+    renderLeft($("left"), this.state, this.narrow);
+  }
+
+  drawPeople() {
+    renderPeople($("people"), this.state, this.presence);
+  }
+
+  drawTyping() {
+    const names = this.typing.inNarrow(this.narrow).map((id) => this.state.userName(id));
+    let text = "";
+    if (names.length === 1) text = `${names[0]} is typing…`;
+    else if (names.length > 1) text = `${names.join(", ")} are typing…`;
+    if ($("typing").textContent !== text) $("typing").textContent = text;
+  }
+
+  applyEvents(events) {
+    let left = false;
+    let people = false;
+    for (const event of events) {
+      left = this.state.apply(event) || left;
+      this.list?.onEvent(event);
+      if (event.type === "message") {
+        this.compose.onMessage(event);
+        notifyMessage(event, this.state);
+        this.typing.apply({ ...event, op: "stop", ...typingOf(event.message) });
+      } else if (event.type === "presence") {
+        this.presence.apply(event);
+        people = true;
+      } else if (event.type === "typing") {
+        this.typing.apply(event);
+      }
+      people = people || event.type === "realm_user";
+      if (event.type === "subscription" || event.type === "realm_user") {
+        this.compose.refreshOptions(this.narrow);
+      }
+    }
+    if (left) this.drawLeft();
+    if (people) {
+      this.drawPeople();
+      $("me").textContent = this.state.userName(this.state.myId);
+    }
+    this.drawTyping();
+  }
+
+  // The event queue is gone: register again, then refetch what is on screen.
+  async reset() {
+    this.load(await register());
+    this.drawPeople();
+    await this.route();
+    return { queueId: this.state.queueId, lastEventId: this.state.lastEventId };
+  }
+
+  status(text, isError = false) {
+    const node = $("connection");
+    node.textContent = text;
+    node.hidden = !text;
+    node.classList.toggle("error", isError);
+    if (isError) {
+      setTimeout(() => {
+        if (node.textContent === text) this.status("");
+      }, 8000);
+    }
+  }
+
+  failed(error) {
+    if (error instanceof ApiError && error.status === 401) location.assign("/login/");
+    else this.status(error.message, true);
+  }
+
+  // Zulip's common keys: / search, c compose in this conversation, x a direct message,
+  // Esc leaves a field (and closes the phone menu).
+  shortcut(event) {
+    if (event.ctrlKey || event.metaKey || event.altKey) return;
+    const inField = event.target.closest?.("input, textarea, select, dialog");
+    if (event.key === "Escape") {
+      if (inField && !event.target.closest("dialog")) event.target.blur();
+      this.toggleMenu(false);
+      return;
+    }
+    if (inField) return;
+    const focus = { "/": "search-input", c: "compose-content", x: "compose-to" }[event.key];
+    if (!focus) return;
+    event.preventDefault();
+    if (event.key === "c" && this.narrow.kind === "channel" && this.narrow.topic === undefined) {
+      $("compose-topic").focus();
+    } else $(focus).focus();
+  }
+
+  toggleMenu(open) {
+    const show = open ?? !document.body.classList.contains("menu-open");
+    document.body.classList.toggle("menu-open", show);
+    $("menu-toggle").setAttribute("aria-expanded", String(show));
+  }
+
+  async logOut() {
+    this.loop?.stop();
+    await logOut();
+    location.assign("/login/");
+  }
+}
+
+new App().start().catch((error) => {
+  if (error instanceof ApiError && error.status === 401) location.assign("/login/");
+  else document.body.append(`Could not start: ${error.message}`);
+});
