@@ -72,9 +72,10 @@ def set_role(email: str, role: Annotated[str, typer.Argument(help=ROLE_HELP)]) -
     console.print(f"[green]Role set[/] {email}: {Role(new_role).name.lower()}")
 
 
-def parse_setting(name: str, raw: str) -> SettingValue:
-    """A command-line value for setting `name`, as the API would parse it."""
-    if name not in REALM_DEFAULT_SETTINGS:
+def parse_setting(name: str, raw: str, *, personal: bool = False) -> SettingValue:
+    """A command-line value for setting `name`, as the API would parse it; `personal`
+    settings include those realm defaults do not have (allow_private_data_export, ...)."""
+    if name not in (SETTING_TYPES if personal else REALM_DEFAULT_SETTINGS):
         raise fail(f"unknown setting '{name}'")
     kind = SETTING_TYPES[name]
     if kind is bool:
@@ -125,7 +126,7 @@ def show_user_settings(
 @user_settings_app.command("set")
 def set_user_setting(email: str, name: str, value: str) -> None:
     """Change one of a user's settings (validated like PATCH /settings)."""
-    parsed = parse_setting(name, value)
+    parsed = parse_setting(name, value, personal=True)
 
     async def action(rt: Runtime) -> None:
         user = await _user_by_email(rt, email)

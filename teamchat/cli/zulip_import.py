@@ -13,7 +13,7 @@ import typer
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
-from teamchat.actions.ops.zulip_import import ImportSummary, import_realm
+from teamchat.actions.ops.zulip_import.run import ImportSummary, import_realm
 from teamchat.cli.common import STATE, console, fail, run_action
 from teamchat.records import Role
 from teamchat.store.backup import DatabaseInUseError, ServerLock

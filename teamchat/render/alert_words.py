@@ -12,8 +12,8 @@ import re
 from collections.abc import Mapping
 
 from teamchat.render.code_spans import CODE_SPAN_RE
-from teamchat.render.context import RenderContext, RenderState
-from teamchat.render.md import Markdown, Preprocessor
+from teamchat.render.context import CurrentRender
+from teamchat.render.md import Preprocessor
 
 
 @functools.lru_cache(maxsize=4096)
@@ -30,16 +30,12 @@ def users_alerted(text: str, alert_words: Mapping[str, frozenset[int]]) -> set[i
     return found
 
 
-class AlertWordsPreprocessor(Preprocessor):
+class AlertWordsPreprocessor(CurrentRender, Preprocessor):
     """Record in the state which users' alert words occur in the message."""
 
-    def __init__(self, md: Markdown, ctx: RenderContext, state: RenderState) -> None:
-        super().__init__(md)
-        self.state = state
-        self.words = ctx.alert_word_index
-
     def run(self, lines: list[str]) -> list[str]:
-        if self.words:
+        words = self.ctx.alert_word_index
+        if words:
             text = CODE_SPAN_RE.sub(" ", "\n".join(lines)).casefold()
-            self.state.alert_word_user_ids |= users_alerted(text, self.words)
+            self.state.alert_word_user_ids |= users_alerted(text, words)
         return lines

@@ -112,3 +112,19 @@ class RenderState:
     links: list[str] = field(default_factory=list)
     has_image: bool = False
     attachment_path_ids: list[str] = field(default_factory=list)
+
+
+class CurrentRender:
+    """Processors that need the message's context or state read them through this, at run
+    time, from the parser doing the render (`md.ctx`, `md.state`): parsers are pooled and
+    reused, so nothing may keep the context or state of one render for the next."""
+
+    @property
+    def ctx(self) -> RenderContext:
+        ctx: RenderContext = getattr(self, "md").ctx  # noqa: B009 (md comes from the processor)
+        return ctx
+
+    @property
+    def state(self) -> RenderState:
+        state: RenderState = getattr(self, "md").state  # noqa: B009
+        return state

@@ -10,7 +10,7 @@ from typing import Any
 from xml.etree.ElementTree import Element
 
 from teamchat.lib import emoji as emoji_names
-from teamchat.render.context import RenderContext
+from teamchat.render.context import CurrentRender
 from teamchat.render.md import AtomicString, CompiledInlineProcessor, MatchResult
 
 EMOJI_RE = re.compile(r"(?P<syntax>:[\w\-+]+:)")
@@ -44,21 +44,17 @@ def image_emoji(src: str, name: str) -> Element:
     return img
 
 
-class EmojiProcessor(CompiledInlineProcessor):
+class EmojiProcessor(CurrentRender, CompiledInlineProcessor):
     """`:name:` becomes a realm emoji, the :zulip: emoji or a Unicode emoji, in that order."""
 
-    def __init__(self, ctx: RenderContext) -> None:
+    def __init__(self) -> None:
         super().__init__(EMOJI_RE)
-        self.realm_emoji = {
-            name: emoji.source_url
-            for name, emoji in ctx.realm_emoji.items()
-            if not emoji.deactivated
-        }
 
     def handleMatch(self, m: Any, data: str) -> MatchResult:
         name = m.group("syntax")[1:-1]
-        if name in self.realm_emoji:
-            element = image_emoji(self.realm_emoji[name], name)
+        realm_emoji = self.ctx.realm_emoji.get(name)
+        if realm_emoji is not None and not realm_emoji.deactivated:
+            element = image_emoji(realm_emoji.source_url, name)
         elif name in emoji_names.ZULIP_EXTRA_EMOJI:
             element = image_emoji(emoji_names.ZULIP_EXTRA_EMOJI_URL, name)
         else:

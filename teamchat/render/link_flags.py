@@ -6,9 +6,9 @@ from __future__ import annotations
 from urllib.parse import urlsplit
 from xml.etree.ElementTree import Element
 
-from teamchat.render.context import RenderContext, RenderState
+from teamchat.render.context import CurrentRender
 from teamchat.render.links import is_own_upload
-from teamchat.render.md import Markdown, Treeprocessor
+from teamchat.render.md import Treeprocessor
 
 IMAGE_EXTENSIONS = (".bmp", ".gif", ".jpe", ".jpeg", ".jpg", ".png", ".webp")
 
@@ -18,13 +18,8 @@ def is_image_url(url: str) -> bool:
     return urlsplit(url).path.lower().endswith(IMAGE_EXTENSIONS)
 
 
-class LinkFlagsTreeprocessor(Treeprocessor):
+class LinkFlagsTreeprocessor(CurrentRender, Treeprocessor):
     """Record every `<a href>` in the state, in order, plus image and upload links."""
-
-    def __init__(self, md: Markdown, ctx: RenderContext, state: RenderState) -> None:
-        super().__init__(md)
-        self.ctx = ctx
-        self.state = state
 
     def run(self, root: Element) -> Element | None:
         self._walk(root, in_blockquote=False)

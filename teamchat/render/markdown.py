@@ -161,11 +161,16 @@ def _registry(stage: str, items: dict[str, _T]) -> Registry[_T]:
 
 
 class _ZulipMarkdown(Markdown):
-    """python-markdown wired with Zulip's syntax for one render of one message."""
+    """python-markdown wired with Zulip's syntax. Building one costs more than most renders,
+    so parsers are pooled: `ctx` and `state` are set for each render, and processors read
+    them from here at run time (CurrentRender). What the processors themselves hold depends
+    only on the pool key: the realm URL and the linkifiers."""
 
     def __init__(self, ctx: RenderContext, state: RenderState) -> None:
         self.ctx = ctx
         self.state = state
+        self.realm_url = ctx.realm_url
+        self.linkifiers = tuple(ctx.linkifiers)
         super().__init__(output_format="html")
 
     def build_parser(self) -> Markdown:
@@ -182,7 +187,7 @@ class _ZulipMarkdown(Markdown):
             "hanging_lists": HangingListPreprocessor(self),
             "normalize_whitespace": NormalizeWhitespace(self),
             "fenced_blocks": FencedBlockPreprocessor(self),
-            "alert_words": AlertWordsPreprocessor(self, self.ctx, self.state),
+            "alert_words": AlertWordsPreprocessor(self),
         }
 
     def _blockprocessors(self) -> dict[str, BlockProcessor]:
@@ -201,27 +206,28 @@ class _ZulipMarkdown(Markdown):
         }
 
     def _inlinepatterns(self) -> dict[str, InlineProcessor]:
-        ctx, state = self.ctx, self.state
         patterns: dict[str, InlineProcessor] = {
             "code_span": CodeSpanProcessor(),
             "strong_em": emphasis.strong_em(),
-            "user_mention": UserMentionProcessor(ctx, state),
-            "stream_topic_message_link": StreamTopicMessageLinkProcessor(ctx),
-            "stream_topic_link": StreamTopicLinkProcessor(ctx),
-            "stream_link": StreamLinkProcessor(ctx),
+            "user_mention": UserMentionProcessor(),
+            "stream_topic_message_link": StreamTopicMessageLinkProcessor(),
+            "stream_topic_link": StreamTopicLinkProcessor(),
+            "stream_link": StreamLinkProcessor(),
             "timestamp": TimestampProcessor(),
-            "user_group_mention": UserGroupMentionProcessor(ctx, state),
-            "link": LinkProcessor(LINK_RE, ctx.realm_url),
-            "autolink": AutoLinkProcessor(ctx.realm_url),
+            "user_group_mention": UserGroupMentionProcessor(),
+            "link": LinkProcessor(LINK_RE, self.realm_url),
+            "autolink": AutoLinkProcessor(self.realm_url),
         }
-        for index, linkifier in enumerate(linkifiers.compiled_linkifiers(ctx.linkifiers)):
-            patterns[f"linkifier/{index}"] = linkifiers.LinkifierProcessor(linkifier, ctx.realm_url)
+        for index, linkifier in enumerate(linkifiers.compiled_linkifiers(self.linkifiers)):
+            patterns[f"linkifier/{index}"] = linkifiers.LinkifierProcessor(
+                linkifier, self.realm_url
+            )
         patterns |= {
             "entity": HtmlInlineProcessor(ENTITY_RE, self),
             "strong": emphasis.strong(),
             "emphasis": emphasis.emphasis(),
             "strikethrough": emphasis.strikethrough(),
-            "emoji": EmojiProcessor(ctx),
+            "emoji": EmojiProcessor(),
             # zulip-compat: every newline inside a paragraph is a line break (nl2br).
             "nl2br": SubstituteTagInlineProcessor(r"\n", "br"),
             "unicode_emoji": UnicodeEmojiProcessor(),
@@ -236,7 +242,7 @@ class _ZulipMarkdown(Markdown):
             "inline": InlineTreeprocessor(self),
             "prettify": PrettifyTreeprocessor(self),
             "unescape": UnescapeTreeprocessor(self),
-            "link_flags": LinkFlagsTreeprocessor(self, self.ctx, self.state),
+            "link_flags": LinkFlagsTreeprocessor(self),
         }
 
     def _postprocessors(self) -> dict[str, Postprocessor]:
@@ -246,10 +252,36 @@ class _ZulipMarkdown(Markdown):
         }
 
 
+# Idle parsers by (realm URL, linkifiers). Lists are used with pop/append only (atomic), so
+# renders in other threads (imports) never share a parser.
+_POOL: dict[tuple[str, tuple[Linkifier, ...]], list[_ZulipMarkdown]] = {}
+POOL_KEYS, POOL_PER_KEY = 8, 4
+
+
+def _convert(content: str, ctx: RenderContext, state: RenderState) -> str:
+    key = (ctx.realm_url, tuple(ctx.linkifiers))
+    idle = _POOL.get(key)
+    if idle is None:
+        if len(_POOL) >= POOL_KEYS:
+            _POOL.clear()  # linkifiers changed many times: forget the old parsers
+        idle = _POOL.setdefault(key, [])
+    try:
+        md = idle.pop()
+        md.ctx, md.state = ctx, state
+    except IndexError:
+        md = _ZulipMarkdown(ctx, state)
+    html = md.convert(content)  # a parser that raised is not reused
+    md.reset()
+    md.ctx, md.state = _EMPTY_CONTEXT, RenderState()
+    if len(idle) < POOL_PER_KEY:
+        idle.append(md)
+    return html
+
+
 def render_markdown(content: str, ctx: RenderContext) -> Rendered:
     """Render a message's Markdown `content` to Zulip's HTML, with what it mentions and links."""
     state = RenderState()
-    html = sanitize_html(_ZulipMarkdown(ctx, state).convert(content))
+    html = sanitize_html(_convert(content, ctx, state))
     return Rendered(
         html=html,
         mentioned_user_ids=frozenset(state.mentioned_user_ids),

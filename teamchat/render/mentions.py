@@ -9,7 +9,7 @@ import re
 from typing import Any
 from xml.etree.ElementTree import Element
 
-from teamchat.render.context import MentionTarget, RenderContext, RenderState
+from teamchat.render.context import CurrentRender, MentionTarget, RenderContext
 from teamchat.render.links import BEFORE_ALLOWED_RE
 from teamchat.render.md import AtomicString, CompiledInlineProcessor, MatchResult
 
@@ -37,13 +37,11 @@ def _find_user(name: str, ctx: RenderContext) -> MentionTarget | None:
     return candidates[0] if len(candidates) == 1 else None
 
 
-class UserMentionProcessor(CompiledInlineProcessor):
+class UserMentionProcessor(CurrentRender, CompiledInlineProcessor):
     """`@**Full Name**` and friends become `<span class="user-mention" data-user-id=...>`."""
 
-    def __init__(self, ctx: RenderContext, state: RenderState) -> None:
+    def __init__(self) -> None:
         super().__init__(MENTIONS_RE)
-        self.ctx = ctx
-        self.state = state
 
     def handleMatch(self, m: Any, data: str) -> MatchResult:
         name: str = m.group("match")
@@ -72,19 +70,23 @@ class UserMentionProcessor(CompiledInlineProcessor):
         return element, m.start(), m.end()
 
 
-class UserGroupMentionProcessor(CompiledInlineProcessor):
+class UserGroupMentionProcessor(CurrentRender, CompiledInlineProcessor):
     """`@*group name*` becomes `<span class="user-group-mention" data-user-group-id=...>`."""
 
-    def __init__(self, ctx: RenderContext, state: RenderState) -> None:
+    def __init__(self) -> None:
         super().__init__(USER_GROUP_MENTIONS_RE)
-        self.state = state
-        # zulip-compat: group names match case-insensitively; the display keeps the real name.
-        self.groups = {
-            name.casefold(): (name, group_id) for name, group_id in ctx.groups_by_name.items()
-        }
 
     def handleMatch(self, m: Any, data: str) -> MatchResult:
-        found = self.groups.get(m.group("match").casefold())
+        # zulip-compat: group names match case-insensitively; the display keeps the real name.
+        wanted = m.group("match").casefold()
+        found = next(
+            (
+                (name, group_id)
+                for name, group_id in self.ctx.groups_by_name.items()
+                if name.casefold() == wanted
+            ),
+            None,
+        )
         if found is None:
             return None, None, None
         name, group_id = found

@@ -8,7 +8,7 @@ from typing import Any
 from urllib.parse import quote
 from xml.etree.ElementTree import Element, SubElement
 
-from teamchat.render.context import RenderContext, StreamTarget
+from teamchat.render.context import CurrentRender, StreamTarget
 from teamchat.render.links import BEFORE_ALLOWED_RE
 from teamchat.render.md import AtomicString, CompiledInlineProcessor, MatchResult
 
@@ -58,17 +58,15 @@ def _topic_text(element: Element, stream_name: str, topic: str, suffix: str = ""
     fallback.tail = AtomicString(suffix) if suffix else None
 
 
-class _StreamLinkBase(CompiledInlineProcessor):
-    def __init__(self, ctx: RenderContext, regex: re.Pattern[str]) -> None:
-        super().__init__(regex)
-        self.ctx = ctx
+class _StreamLinkBase(CurrentRender, CompiledInlineProcessor):
+    pass
 
 
 class StreamLinkProcessor(_StreamLinkBase):
     """`#**channel**` becomes `<a class="stream" data-stream-id=... href=...>#channel</a>`."""
 
-    def __init__(self, ctx: RenderContext) -> None:
-        super().__init__(ctx, STREAM_LINK_RE)
+    def __init__(self) -> None:
+        super().__init__(STREAM_LINK_RE)
 
     def handleMatch(self, m: Any, data: str) -> MatchResult:
         stream = self.ctx.streams_by_name.get(m.group("stream_name"))
@@ -85,8 +83,8 @@ class StreamLinkProcessor(_StreamLinkBase):
 class StreamTopicLinkProcessor(_StreamLinkBase):
     """`#**channel>topic**` becomes `<a class="stream-topic" ...>#channel &gt; topic</a>`."""
 
-    def __init__(self, ctx: RenderContext) -> None:
-        super().__init__(ctx, STREAM_TOPIC_LINK_RE)
+    def __init__(self) -> None:
+        super().__init__(STREAM_TOPIC_LINK_RE)
 
     def handleMatch(self, m: Any, data: str) -> MatchResult:
         stream = self.ctx.streams_by_name.get(m.group("stream_name"))
@@ -104,8 +102,8 @@ class StreamTopicLinkProcessor(_StreamLinkBase):
 class StreamTopicMessageLinkProcessor(_StreamLinkBase):
     """`#**channel>topic@123**` becomes `<a class="message-link" ...>... @ 💬</a>`."""
 
-    def __init__(self, ctx: RenderContext) -> None:
-        super().__init__(ctx, STREAM_TOPIC_MESSAGE_LINK_RE)
+    def __init__(self) -> None:
+        super().__init__(STREAM_TOPIC_MESSAGE_LINK_RE)
 
     def handleMatch(self, m: Any, data: str) -> MatchResult:
         stream = self.ctx.streams_by_name.get(m.group("stream_name"))

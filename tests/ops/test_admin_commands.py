@@ -78,6 +78,23 @@ def test_show_and_set_a_users_settings(
         server.db, "admin", "user-settings", "set", member.email, "enter_sends", "x", check=False
     )
     assert bad.returncode == 1 and "not a boolean" in bad.stderr
+    # Personal settings that realm defaults do not have are settable too.
+    cli(
+        server.db,
+        "admin",
+        "user-settings",
+        "set",
+        member.email,
+        "allow_private_data_export",
+        "true",
+    )
+    assert member.ok("POST", "/register", fetch_event_types=["user_settings"])["user_settings"][
+        "allow_private_data_export"
+    ]
+    unknown = cli(
+        server.db, "admin", "user-settings", "set", member.email, "no_such", "1", check=False
+    )
+    assert unknown.returncode == 1 and "unknown setting 'no_such'" in unknown.stderr
 
 
 def test_access_log_names_users_by_email_and_marks_long_polls(

@@ -236,3 +236,35 @@ def test_priorities_table_names_every_stage() -> None:
 )
 def test_sanitizer_keeps_only_what_the_renderer_produces(html: str, expected: str) -> None:
     assert sanitize_html(html) == expected
+
+
+def test_pooled_parsers_carry_nothing_from_one_render_to_the_next(ctx: RenderContext) -> None:
+    """Parsers are reused: every case rendered after every other kind of message, in another
+    context in between (other people, groups, channels, emoji, alert words), matches a
+    render by a brand-new parser, flags included."""
+    from teamchat.render import markdown
+
+    other = RenderContext(
+        users_by_name={"iago": [MentionTarget(50, "Iago")]},
+        users_by_id={50: MentionTarget(50, "Iago")},
+        groups_by_name={"Support": 30},
+        streams_by_name={"Verona": StreamTarget(10, "Verona")},
+        realm_emoji={"green_tick": RealmEmoji(90, "/other/90.png", deactivated=True)},
+        linkifiers=ctx.linkifiers,  # the same pool key: the same parsers serve both
+        alert_words={50: ["danger"]},
+        realm_url=ctx.realm_url,
+    )
+
+    def fresh(content: str, context: RenderContext) -> markdown.Rendered:
+        markdown._POOL.clear()
+        return render_markdown(content, context)
+
+    expected = {case["name"]: fresh(case["input"], ctx) for case in CASES}
+    expected_other = {case["name"]: fresh(case["input"], other) for case in CASES}
+    markdown._POOL.clear()
+    for case in [*CASES, *reversed(CASES)]:
+        assert render_markdown(case["input"], other) == expected_other[case["name"]]
+        assert render_markdown(case["input"], ctx) == expected[case["name"]], case["name"]
+    pool = markdown._POOL[(ctx.realm_url, tuple(ctx.linkifiers))]
+    assert 1 <= len(pool) <= markdown.POOL_PER_KEY
+    assert all(md.ctx is not ctx and md.ctx is not other for md in pool)

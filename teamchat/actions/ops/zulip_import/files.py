@@ -10,8 +10,8 @@ from collections.abc import Callable
 
 from teamchat import store
 from teamchat.actions.messages.uploads import CHUNK_BYTES
-from teamchat.actions.ops import import_plan as plan
-from teamchat.actions.ops.import_plan import as_int, as_opt_int, as_str
+from teamchat.actions.ops.zulip_import import plan
+from teamchat.actions.ops.zulip_import.plan import as_int, as_opt_int, as_str
 from teamchat.lib import images
 from teamchat.lib import zulip_export_format as fmt
 from teamchat.lib.zulip_export_reader import ExportReader, TableData

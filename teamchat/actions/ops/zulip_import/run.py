@@ -14,10 +14,10 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from teamchat.actions.ops import import_plan as plan
-from teamchat.actions.ops.import_extras import import_extras, render_what_zulip_did_not
-from teamchat.actions.ops.import_files import import_files
-from teamchat.actions.ops.import_plan import as_int, as_opt_int, as_str
+from teamchat.actions.ops.zulip_import import plan
+from teamchat.actions.ops.zulip_import.extras import import_extras, render_what_zulip_did_not
+from teamchat.actions.ops.zulip_import.files import import_files
+from teamchat.actions.ops.zulip_import.plan import as_int, as_opt_int, as_str
 from teamchat.actions.org.realm import DEFAULT_REALM_HOST
 from teamchat.actions.org.system_bots import (
     NOTIFICATION_BOT,

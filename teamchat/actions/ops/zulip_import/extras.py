@@ -10,8 +10,8 @@ import json
 
 from teamchat import store
 from teamchat.actions.messages.message_common import render
-from teamchat.actions.ops import import_plan as plan
-from teamchat.actions.ops.import_plan import as_int, as_opt_int, as_str
+from teamchat.actions.ops.zulip_import import plan
+from teamchat.actions.ops.zulip_import.plan import as_int, as_opt_int, as_str
 from teamchat.errors import ZulipError
 from teamchat.lib import zulip_export_format as fmt
 from teamchat.lib.zulip_export_reader import Record, TableData
