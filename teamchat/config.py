@@ -81,6 +81,9 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
     # Automatic backups by `serve` into <db folder>/backups: every N hours (0: off), keep N.
     backup_every_hours: float = 0.0
     backup_keep: int = 7
+    # Zulip's CAN_ACCESS_ALL_USERS_GROUP_LIMITS_PRESENCE: limited guests also get no presence
+    # or status of the people they may not access (off, as in Zulip: costlier queries).
+    guest_access_limits_presence: bool = False
 
     @classmethod
     def from_env(cls, db_path: Path | None = None, **overrides: object) -> Settings:
@@ -120,6 +123,10 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
             "smtp_from": ("TEAMCHAT_SMTP_FROM", str),
             "backup_every_hours": ("TEAMCHAT_BACKUP_EVERY_HOURS", float),
             "backup_keep": ("TEAMCHAT_BACKUP_KEEP", int),
+            "guest_access_limits_presence": (
+                "TEAMCHAT_GUEST_ACCESS_LIMITS_PRESENCE",
+                lambda text: text.strip().lower() in TRUE_WORDS,
+            ),
         }
         for field, (var, parse) in readers.items():
             if env.get(var):

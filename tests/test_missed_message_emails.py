@@ -123,3 +123,28 @@ def test_channel_and_followed_topic_messages_are_emailed_when_asked(
         alice.ok("PATCH", f"/messages/{plain['id']}", content="@**Bob** look")
         third = _wait(smtp, 3)[2]
         assert third["Subject"] == "#news > q" and "look" in _text(third)
+
+
+def test_a_limited_guest_is_emailed_an_unknown_sender(
+    start_server: Callable[..., ServerProcess],
+) -> None:
+    """A guest who may not access a channel message's sender reads "Unknown user"."""
+    with SmtpRecorder() as smtp:
+        server = start_server(
+            {"TEAMCHAT_SMTP_HOST": "127.0.0.1", "TEAMCHAT_SMTP_PORT": str(smtp.port)}
+        )
+        owner = Api(server.url, server.owner_email, server.owner_key)
+        groups = owner.ok("GET", "/user_groups")["user_groups"]
+        members = next(g["id"] for g in groups if g["name"] == "role:members")
+        owner.ok("PATCH", "/realm", can_access_all_users_group=json.dumps({"new": members}))
+        alice, bob = (_person(server, owner, n) for n in ("Alice", "Bob"))
+        owner.ok("PATCH", f"/users/{bob.user_id}", role=600)  # type: ignore[attr-defined]
+        names = [s["name"] for s in bob.ok("GET", "/users/me/subscriptions")["subscriptions"]]
+        bob.ok("DELETE", "/users/me/subscriptions", subscriptions=json.dumps(names))
+        subscribe(owner, "guest-mail", principals=json.dumps([bob.user_id]))  # type: ignore[attr-defined]
+        sid = stream_id(owner, "guest-mail")
+        alice.ok("POST", "/messages", type="stream", to=sid, topic="t", content="@**Bob** hi")
+        [mail] = _wait(smtp, 1)
+        assert mail["To"] == "bob@example.com"
+        body = _text(mail)
+        assert "Unknown user (" in body and "Alice" not in body

@@ -440,3 +440,28 @@ def test_an_edit_that_mentions_someone_notifies_them_once(
     # Reading it removes the notification the edit raised.
     bob.ok("POST", "/messages/flags", messages=json.dumps([mid]), op="add", flag="read")
     assert stub.payloads(3)[2][2]["message_ids"] == [mid]
+
+
+def test_a_limited_guest_is_pushed_an_unknown_sender(
+    stub: PushServiceStub, world: tuple[ServerProcess, Api, Api, Api, Api]
+) -> None:
+    """A guest who may not access a channel message's sender (it writes without being
+    subscribed) gets the "Unknown user" placeholder's name and avatar, as in its clients."""
+    server, owner, alice, bob, carol = world
+    groups = owner.ok("GET", "/user_groups")["user_groups"]
+    members = next(g["id"] for g in groups if g["name"] == "role:members")
+    owner.ok("PATCH", "/realm", can_access_all_users_group=json.dumps({"new": members}))
+    owner.ok("PATCH", f"/users/{_uid(bob)}", role=600)
+    names = [s["name"] for s in bob.ok("GET", "/users/me/subscriptions")["subscriptions"]]
+    bob.ok("DELETE", "/users/me/subscriptions", subscriptions=json.dumps(names))
+    subscribe(owner, "guest-push", principals=json.dumps([_uid(bob), _uid(alice)]))
+    _register(bob, stub, Phone("guest-token"))
+    sid = stream_id(owner, "guest-push")
+    carol.ok("POST", "/messages", type="stream", to=sid, topic="t", content="@**Bob** hi")
+    alice.ok("POST", "/messages", type="stream", to=sid, topic="t", content="@**Bob** hey")
+    unknown, known = (p for _, _, p in stub.payloads(2))
+    assert (unknown["sender_id"], unknown["sender_full_name"]) == (_uid(carol), "Unknown user")
+    assert unknown["sender_avatar_url"] == server.url + "/static/images/unknown-user-avatar.png"
+    assert (known["sender_id"], known["sender_full_name"]) == (_uid(alice), "Alice")
+    _as_the_app_reads(unknown)
+    _settle(stub, 2)

@@ -109,13 +109,14 @@ async def _realm_user_state(ctx: StateContext) -> None:
     everyone = await store.users.list_users(ctx.conn)
     users = [u for u in everyone if not is_system_bot(u, realm.host)]
     system_bots = [u for u in everyone if is_system_bot(u, realm.host) and u.is_active]
-    objects = await people.user_objects(
+    objects = await people.visible_user_objects(
         ctx.conn,
         realm,
         user,
         users,
         client_gravatar=client_gravatar,
         include_custom_profile_fields=True,
+        user_list_incomplete=ctx.caps.user_list_incomplete,
     )
     ctx.state["realm_users"] = [o for o in objects if o.is_active]
     ctx.state["realm_non_active_users"] = [o for o in objects if not o.is_active]

@@ -19,6 +19,8 @@ RAW_CONTENT = "_raw_content"
 SENDER_GRAVATAR = "_sender_gravatar"
 EMAIL_VISIBLE = "_email_visible"
 LOCAL = "_local"
+# The sender fields a viewer who may not access the sender sees instead ("Unknown user").
+SENDER_PLACEHOLDER = "_sender_placeholder"
 
 
 def _accept_message(queue: EventQueue, event: JsonDict) -> bool:
@@ -41,6 +43,9 @@ def _shape_message(queue: EventQueue, event: JsonDict) -> JsonDict:
         message["content_type"] = "text/x-markdown"
     if caps.client_gravatar and event.get(SENDER_GRAVATAR) and event.get(EMAIL_VISIBLE):
         message["avatar_url"] = None
+    placeholder = event.get(SENDER_PLACEHOLDER)
+    if isinstance(placeholder, dict):
+        message.update(placeholder)
     if message["type"] == "stream":
         message["subject"] = display_topic(message["subject"], caps.empty_topic_name)
     shaped["message"] = message

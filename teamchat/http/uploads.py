@@ -16,7 +16,9 @@ from teamchat.http.multipart import ReceivedFile, close_all, receive_multipart
 from teamchat.http.params import Params
 from teamchat.http.routing import delete, get, post
 from teamchat.http.user_content import user_content_response
+from teamchat.lib import wire
 from teamchat.lib.api_types import JsonDict
+from teamchat.lib.placeholder_avatar import unknown_user_avatar_png
 from teamchat.records import AttachmentRow, UserRow
 from teamchat.runtime import Runtime
 
@@ -122,5 +124,18 @@ async def serve_avatar(user_id: int, rt: Runtime) -> Stream:
     )
 
 
+@get(wire.INACCESSIBLE_USER_AVATAR_URL, opt={"public": True})
+async def serve_unknown_user_avatar() -> Stream:
+    """The avatar of Zulip's "Unknown user" placeholders (people a guest may not access)."""
+    data = unknown_user_avatar_png()
+    return await user_content_response(data, size=len(data), cache_control="public, max-age=86400")
+
+
 # Served at the site root, not under /api/v1.
-ROOT_ROUTES = [serve_temporary_upload, serve_upload, avatar_redirect, serve_avatar]
+ROOT_ROUTES = [
+    serve_temporary_upload,
+    serve_upload,
+    avatar_redirect,
+    serve_avatar,
+    serve_unknown_user_avatar,
+]

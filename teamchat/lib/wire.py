@@ -7,7 +7,7 @@ from collections.abc import Iterable
 from datetime import UTC, datetime
 
 from teamchat.lib.api_types import ProfileValue, UserObject
-from teamchat.records import EmailVisibility, ProfileValueRow, UserRow
+from teamchat.records import EmailVisibility, ProfileValueRow, Role, UserRow
 
 
 def iso_datetime(timestamp: int) -> str:
@@ -91,6 +91,42 @@ def user_object(
     elif profile_data is not None:
         obj.profile_data = profile_data
     return obj
+
+
+# zulip-compat: UserProfile.INACCESSIBLE_USER_NAME and get_avatar_for_inaccessible_user.
+INACCESSIBLE_USER_NAME = "Unknown user"
+INACCESSIBLE_USER_AVATAR_URL = "/static/images/unknown-user-avatar.png"
+
+
+def inaccessible_user_object(user_id: int, realm_host: str) -> UserObject:
+    """Zulip's "Unknown user" placeholder (get_data_for_inaccessible_user): only the id varies."""
+    return UserObject(
+        user_id=user_id,
+        email=dummy_email(user_id, realm_host),
+        delivery_email=None,
+        full_name=INACCESSIBLE_USER_NAME,
+        avatar_url=INACCESSIBLE_USER_AVATAR_URL,
+        avatar_version=1,
+        bot_type=None,
+        date_joined=iso_datetime(0),
+        is_active=True,
+        is_admin=False,
+        is_owner=False,
+        is_guest=False,
+        is_bot=False,
+        role=int(Role.MEMBER),
+        timezone="",
+        profile_data={},
+    )
+
+
+def inaccessible_sender_fields(user_id: int, realm_host: str) -> dict[str, str]:
+    """A message's sender fields when the viewer may not access the sender."""
+    return {
+        "sender_full_name": INACCESSIBLE_USER_NAME,
+        "sender_email": dummy_email(user_id, realm_host),
+        "avatar_url": INACCESSIBLE_USER_AVATAR_URL,
+    }
 
 
 def profile_data_by_user(values: Iterable[ProfileValueRow]) -> dict[int, dict[str, ProfileValue]]:

@@ -33,11 +33,20 @@ def applier(event_type: str) -> Callable[[Applier], Applier]:
     return register
 
 
-def apply_events(state: JsonDict, events: list[JsonDict]) -> JsonDict:
-    """A copy of `state` with `events` applied in order (heartbeats ignored)."""
+def apply_events(
+    state: JsonDict, events: list[JsonDict], *, user_list_incomplete: bool = False
+) -> JsonDict:
+    """A copy of `state` with `events` applied in order (heartbeats ignored).
+
+    `user_list_incomplete`: the client declared that capability, so a realm_user/remove
+    (a guest losing access) drops the person instead of showing "Unknown user".
+    """
     result = copy.deepcopy(state)
     for event in events:
         if event["type"] == "heartbeat":
+            continue
+        if event["type"] == "realm_user" and event["op"] == "remove":
+            _lose_access(result, event["person"]["user_id"], user_list_incomplete)
             continue
         if event["type"] not in APPLIERS:
             raise AssertionError(f"no applier for event type {event['type']!r}")
@@ -70,14 +79,55 @@ def _person_index(state: JsonDict, user_id: int) -> tuple[str, int] | None:
     return None
 
 
+def unknown_user(user_id: int, realm_host: str) -> JsonDict:
+    """Zulip's "Unknown user" placeholder (get_data_for_inaccessible_user), written out."""
+    return {
+        "user_id": user_id,
+        "email": f"user{user_id}@{realm_host}",
+        "delivery_email": None,
+        "full_name": "Unknown user",
+        "avatar_url": "/static/images/unknown-user-avatar.png",
+        "avatar_version": 1,
+        "bot_type": None,
+        "date_joined": "1970-01-01T00:00:00+00:00",
+        "is_active": True,
+        "is_admin": False,
+        "is_owner": False,
+        "is_guest": False,
+        "is_bot": False,
+        "is_imported_stub": False,
+        "role": 400,
+        "timezone": "",
+        "profile_data": {},
+    }
+
+
+def _lose_access(state: JsonDict, user_id: int, user_list_incomplete: bool) -> None:
+    """As Zulip's apply_event for realm_user/remove: drop the person or show the placeholder."""
+    if "realm_users" not in state:
+        return
+    found = _person_index(state, user_id)
+    assert found is not None, f"remove for unknown user {user_id}"
+    key, index = found
+    del state[key][index]
+    if not user_list_incomplete:
+        state["realm_users"].append(unknown_user(user_id, state["realm_bot_domain"]))
+        state["realm_users"].sort(key=lambda p: p["user_id"])
+
+
 @applier("realm_user")
 def _realm_user(state: JsonDict, event: JsonDict) -> None:
     person = event["person"]
     if "realm_users" not in state:
         return
     if event["op"] == "add":
-        state["realm_users"].append(person)
-        state["realm_users"].sort(key=lambda p: p["user_id"])
+        # Zulip keys users by id: a guest gaining access replaces the placeholder.
+        found = _person_index(state, person["user_id"])
+        if found is not None:
+            del state[found[0]][found[1]]
+        key = "realm_users" if person.get("is_active", True) else "realm_non_active_users"
+        state.setdefault(key, []).append(person)
+        state[key].sort(key=lambda p: p["user_id"])
         return
     found = _person_index(state, person["user_id"])
     assert found is not None, f"event for unknown user {person['user_id']}"

@@ -13,6 +13,7 @@ import msgspec
 from teamchat.actions.channels import channel_access as access
 from teamchat.actions.channels.channel_state import notification_defaults, subscription_objects
 from teamchat.actions.org.permissions import has_realm_permission
+from teamchat.actions.people import guest_access
 from teamchat.actions.people.users import find_user_by_email
 from teamchat.errors import ZulipError
 from teamchat.events.internal import public_copy
@@ -94,6 +95,9 @@ async def subscribe_users(
 ) -> SubscriptionChange:  # fmt: skip
     """Subscribe every user to every channel inside `tx`; queue the events."""
     change = SubscriptionChange(done=[], unchanged=[])
+    guests = await guest_access.snapshot(
+        tx, user_ids=[u.id for u in users], stream_ids=[s.id for s in streams]
+    )
     for user in users:
         used = await sub_store.used_colors(tx, user.id)
         active = await sub_store.active_stream_ids(tx, user.id)
@@ -105,6 +109,7 @@ async def subscribe_users(
             await sub_store.upsert_active(tx, stream.id, user.id, color)
             change.done.append((user, stream))
     await _publish_subscribed(rt, tx, change)
+    await guest_access.publish_changes(rt, tx, guests)
     return change
 
 
@@ -199,6 +204,9 @@ async def do_remove_subscriptions(
     who can no longer see a private channel."""
     change = SubscriptionChange(done=[], unchanged=[])
     async with rt.db.write() as tx:
+        guests = await guest_access.snapshot(
+            tx, user_ids=[u.id for u in users], stream_ids=[s.id for s in streams]
+        )
         for stream in streams:
             audience = await access.stream_audience(tx, stream)
             removed = []
@@ -229,6 +237,7 @@ async def do_remove_subscriptions(
                 objects = await access.channel_objects(tx, [stream], rt.now())
                 event = StreamDeleteEvent(streams=objects, stream_ids=[stream.id])
                 _after(rt, tx, event, losing)
+        await guest_access.publish_changes(rt, tx, guests)
     return change
 
 

@@ -12,6 +12,7 @@ import msgspec
 from teamchat.actions.channels.channel_access import can_access_history, can_see_stream
 from teamchat.actions.org.linkifiers import render_linkifiers
 from teamchat.actions.org.realm_emoji import realm_emoji_map
+from teamchat.actions.people.user_access import inaccessible_user_ids
 from teamchat.errors import ZulipError
 from teamchat.lib import flags as fl
 from teamchat.lib import realm_settings, wire
@@ -49,7 +50,12 @@ async def render_context(
     users_by_name: dict[str, list[MentionTarget]] = {}
     users_by_id: dict[int, MentionTarget] = {}
     if _MAYBE_USER_MENTION.search(content):
-        for user in await user_store.list_users(conn, is_active=True):
+        users = await user_store.list_users(conn, is_active=True)
+        # zulip-compat: MentionBackend leaves out the people a limited guest may not access.
+        hidden = await inaccessible_user_ids(conn, sender, users)
+        for user in users:
+            if user.id in hidden:
+                continue
             target = MentionTarget(user_id=user.id, full_name=user.full_name)
             users_by_id[user.id] = target
             users_by_name.setdefault(user.full_name.casefold(), []).append(target)
@@ -161,6 +167,8 @@ async def messages_for_viewer(
         allow_edit_history=history_allowed,
         history_moves_only=settings.message_edit_history_visibility_policy == "moves",
     )
+    senders = list({e.sender.id: e.sender for e in extras.values()}.values())
+    hidden = await inaccessible_user_ids(conn, viewer, senders)
     result = []
     for row in rows:
         extra = extras[row.id]
@@ -171,6 +179,9 @@ async def messages_for_viewer(
             sender_gravatar=extra.sender.avatar_source == "G",
             sender_email_visible=wire.can_see_delivery_email(viewer, extra.sender),
         )
+        if row.sender_id in hidden:
+            # zulip-compat: finalize_payload's can_access_sender=False.
+            obj.update(wire.inaccessible_sender_fields(row.sender_id, realm.host))
         obj["flags"] = fl.flag_names(flags.get(row.id, fl.HISTORICAL_FLAGS))
         result.append(obj)
     return result

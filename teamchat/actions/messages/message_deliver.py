@@ -21,6 +21,8 @@ from teamchat.actions.messages.user_topics import (
     UNMUTED,
     set_policy_in_tx,
 )
+from teamchat.actions.people import guest_access
+from teamchat.actions.people.user_access import access_restricted, user_ids_who_can_access
 from teamchat.events import rules_messages as rules
 from teamchat.events.internal import IF_CAPS
 from teamchat.events.types_streams import StreamUpdateEvent
@@ -111,7 +113,9 @@ async def do_send_message(
     async with rt.db.write() as tx:
         if stream is not None:
             recipient_id = stream.recipient_id
+            guests = guest_access.GuestAccess(before={})
         else:
+            guests = await guest_access.snapshot(tx, user_ids=draft.participant_ids)
             recipient_id = await message_store.ensure_dm_recipient(tx, draft.participant_ids)
         row = MessageRow(
             id=0,
@@ -148,6 +152,8 @@ async def do_send_message(
         if stream is not None:
             await _channel_bookkeeping(rt, tx, stream, message_id, now)
             policy = await _automatic_policies(rt, tx, sender, stream, draft, row)
+        # Guests who now share a conversation learn who the others are before the message.
+        await guest_access.publish_changes(rt, tx, guests)
         message = await _publish_message(rt, tx, realm, sender, row, draft, flags, submessages)
         for hook in SEND_HOOKS:
             delivered = Delivered(
@@ -321,6 +327,13 @@ async def _publish_message(
         user_id: {"flags": fl.flag_names(bits), rules.EMAIL_VISIBLE: visible[user_id]}
         for user_id, bits in flags.items()
     }
+    if draft.stream is not None and not sender.is_bot and await access_restricted(tx):
+        # zulip-compat: user_ids_without_access_to_sender (a non-subscriber's channel message).
+        can_access = set(await user_ids_who_can_access(tx, sender))
+        for user_id in set(flags) - can_access:
+            audience[user_id][rules.SENDER_PLACEHOLDER] = wire.inaccessible_sender_fields(
+                sender.id, realm.host
+            )
     tx.after_commit(lambda: rt.broker.publish(event, audience))
     if draft.stream is not None and draft.stream.is_public:
         tx.after_commit(lambda: _publish_to_all_public_streams_queues(rt, event, set(flags)))

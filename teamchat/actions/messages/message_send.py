@@ -12,6 +12,7 @@ from teamchat.actions.channels import channel_access as access
 from teamchat.actions.messages import message_deliver
 from teamchat.actions.messages.message_common import render
 from teamchat.actions.org.permissions import has_realm_permission, realm_group_settings
+from teamchat.actions.people.user_access import inaccessible_user_ids
 from teamchat.actions.people.users import find_user_by_email
 from teamchat.errors import StreamDoesNotExistError, StreamIdDoesNotExistError, ZulipError
 from teamchat.lib import channels as ch
@@ -233,6 +234,9 @@ async def _dm_participants(
         if not user.is_active:
             raise ZulipError(f"'{wire.api_email(user, realm.host)}' is no longer using Zulip.")
         recipients[user.id] = user
+    if await inaccessible_user_ids(conn, sender, list(recipients.values())):
+        # zulip-compat: check_sender_can_access_recipients (a limited guest).
+        raise ZulipError("You do not have permission to access some of the recipients.")
     await _check_dm_permission(conn, realm, sender, list(recipients.values()))
     recipients[sender.id] = sender
     return list(recipients.values())

@@ -18,8 +18,9 @@ from teamchat.actions.messages.message_update import Edited, edit_hook
 from teamchat.actions.messages.notice_text import message_link
 from teamchat.actions.notifications import rules
 from teamchat.actions.org.mail import mail_configured, send_email
+from teamchat.actions.people.user_access import can_access_user
 from teamchat.lib import flags as fl
-from teamchat.lib import user_settings
+from teamchat.lib import user_settings, wire
 from teamchat.records import MessageRow, UserRow
 from teamchat.runtime import Runtime
 from teamchat.store import message_flags as flag_store
@@ -115,6 +116,8 @@ async def _emails(
             sender = await store.users.get_user_by_id(conn, message.sender_id)
             when = datetime.fromtimestamp(message.date_sent, UTC).strftime("%Y-%m-%d %H:%M UTC")
             name = sender.full_name if sender else "Someone"
+            if sender is not None and not await can_access_user(conn, user, sender):
+                name = wire.INACCESSIBLE_USER_NAME  # a limited guest, as its clients show it
             lines.append(f"{name} ({when}):")
             lines.append(f"  {message.content}" if show else f"  {NO_CONTENT}")
         lines += ["", f"Reply in {realm.name}: {link}",

@@ -17,6 +17,7 @@ from teamchat.actions.messages.message_deliver import Delivered, send_hook
 from teamchat.actions.messages.message_update import Edited, edit_hook
 from teamchat.actions.notifications import push_service, rules
 from teamchat.actions.people.push import require_push_service
+from teamchat.actions.people.user_access import access_restricted, user_ids_who_can_access
 from teamchat.errors import (
     InvalidPushDeviceTokenError,
     NoActivePushDeviceError,
@@ -60,10 +61,14 @@ class About(msgspec.Struct, frozen=True, kw_only=True):
     participant_ids: list[int]  # direct messages: everyone in the conversation
 
 
-def message_payload(about: About, user_id: int) -> JsonDict:
-    """The `message` payload telling `user_id` about the message."""
+def message_payload(about: About, user_id: int, *, hide_sender: bool = False) -> JsonDict:
+    """The `message` payload telling `user_id` about the message (`hide_sender`: the
+    "Unknown user" placeholder's name and avatar, for a guest who may not access the sender)."""
     sender = about.sender
     avatar = wire.avatar_url(sender, client_gravatar=False, email_visible=True) or ""
+    full_name = sender.full_name
+    if hide_sender:
+        full_name, avatar = wire.INACCESSIBLE_USER_NAME, wire.INACCESSIBLE_USER_AVATAR_URL
     payload: JsonDict = {
         "type": "message",
         "realm_url": about.realm_url,
@@ -71,7 +76,7 @@ def message_payload(about: About, user_id: int) -> JsonDict:
         "user_id": user_id,
         "message_id": about.message_id,
         "sender_id": sender.id,
-        "sender_full_name": sender.full_name,
+        "sender_full_name": full_name,
         "sender_avatar_url": _absolute(about.realm_url, avatar),
         "time": about.time,
         "content": mobile_push_content(about.rendered_html),
@@ -102,14 +107,25 @@ async def _push(rt: Runtime, tx: Tx, notice: rules.Notice, about: About) -> None
         return
     pushes: list[tuple[list[PushTarget], JsonDict]] = []
     active = []
+    hidden = await _without_access_to_sender(tx, about)
     for user, _why in await rules.to_notify(rt, tx, notice, "push", among=with_devices):
         targets = await push_targets(tx, user.id)
         if targets:
-            pushes.append((targets, message_payload(about, user.id)))
+            payload = message_payload(about, user.id, hide_sender=user.id in hidden)
+            pushes.append((targets, payload))
             active.append((user.id, about.message_id, about.realm_url))
     if pushes:
         await push_store.add_active_notifications(tx, active)
         tx.after_commit(lambda: _start(rt, pushes))
+
+
+async def _without_access_to_sender(tx: Tx, about: About) -> set[int]:
+    """Limited guests who may not access the sender of a channel message (Zulip's
+    get_message_payload with can_access_sender false)."""
+    if about.stream is None or about.sender.is_bot or not await access_restricted(tx):
+        return set()
+    informed = set(await user_ids_who_can_access(tx, about.sender))
+    return set(await user_store.list_active_user_ids(tx)) - informed
 
 
 @send_hook

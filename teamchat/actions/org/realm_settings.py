@@ -17,6 +17,7 @@ from teamchat.actions.messages.message_common import render
 from teamchat.actions.org import group_settings, permissions
 from teamchat.actions.org.user_group_edit import publish_to_active
 from teamchat.actions.org.user_groups import system_group_members
+from teamchat.actions.people import guest_access
 from teamchat.errors import OrganizationOwnerRequiredError, ZulipError
 from teamchat.events.types import Event
 from teamchat.events.types_org import (
@@ -144,6 +145,9 @@ async def do_update_realm(
         stored: dict[str, object] = msgspec.json.decode(realm.settings_json or "{}")
         settings = realm_settings.load(realm.settings_json)
         full_before = (await system_group_members(tx, now))[sg.FULL_MEMBERS]
+        guests = guest_access.GuestAccess(before={})
+        if "can_access_all_users_group" in groups:
+            guests = await guest_access.snapshot_all_guests(tx)
         data: dict[str, object] = {}
         events: list[Event] = []
         columns = {
@@ -174,6 +178,8 @@ async def do_update_realm(
         await store.realm.update_name_description(tx, realm.id, **columns)
         events += await _full_member_events(tx, full_before, now)
         await publish_to_active(rt, tx, events)
+        # Guests see people come and go as `can_access_all_users_group` changes.
+        await guest_access.publish_changes(rt, tx, guests)
     return data
 
 

@@ -12,7 +12,12 @@ from teamchat import store
 from teamchat.actions.channels.subscriber_events import publish_peer_changes
 from teamchat.actions.org.system_bots import is_system_bot
 from teamchat.actions.org.system_group_events import publish_system_group_joins
-from teamchat.actions.people.user_access import access_bot_by_id, access_user_by_id
+from teamchat.actions.org.user_groups import load_groups
+from teamchat.actions.people.user_access import (
+    access_bot_by_id,
+    access_user_by_id,
+    user_ids_who_can_access,
+)
 from teamchat.actions.people.user_admin import can_create_bot, publish_bot_update
 from teamchat.errors import (
     CannotDeactivateLastUserError,
@@ -20,6 +25,7 @@ from teamchat.errors import (
     ZulipError,
 )
 from teamchat.events.types import RealmUserUpdateEvent
+from teamchat.events.types_org import UserGroupRemoveMembersEvent
 from teamchat.records import UserRow
 from teamchat.runtime import Runtime
 from teamchat.store.db import Tx
@@ -72,11 +78,14 @@ async def do_deactivate_user(rt: Runtime, target: UserRow) -> None:
             bots = await store.users.list_bots(tx, owner_id=user.id)
             affected += [bot for bot in bots if bot.is_active]
         ids = [u.id for u in affected]
+        groups = (await load_groups(tx, rt.now())).members
         await store.users.update_is_active(tx, ids, False)
         await store.users.delete_group_memberships(tx, ids)
         await publish_peer_changes(rt, tx, affected, added=False)
         for changed in affected:
             await _publish_is_active(rt, tx, changed, False)
+            member_of = [gid for gid, members in groups.items() if changed.id in members]
+            await _publish_group_exits(rt, tx, changed, member_of)
 
         def drop_queues() -> None:
             for user_id in ids:
@@ -121,9 +130,28 @@ async def do_reactivate_user(rt: Runtime, target: UserRow) -> None:
         await publish_system_group_joins(rt, tx, user)
 
 
+async def _publish_group_exits(rt: Runtime, tx: Tx, user: UserRow, group_ids: list[int]) -> None:
+    """user_group/remove_members for the groups `user` left, to those who cannot access
+    `user` (the others drop it from groups on the is_active event)."""
+    if not group_ids:
+        return
+    informed = set(await user_ids_who_can_access(tx, user))
+    audience = [uid for uid in await store.users.list_active_user_ids(tx) if uid not in informed]
+    if not audience:
+        return
+    events = [UserGroupRemoveMembersEvent(group_id=gid, user_ids=[user.id]) for gid in group_ids]
+
+    def publish() -> None:
+        for event in events:
+            rt.broker.publish(event, audience)
+
+    tx.after_commit(publish)
+
+
 async def _publish_is_active(rt: Runtime, tx: Tx, user: UserRow, is_active: bool) -> None:
+    """realm_user/update is_active, to those who can access `user` (Zulip since 10.0)."""
     event = RealmUserUpdateEvent(person={"user_id": user.id, "is_active": is_active})
-    audience = await store.users.list_active_user_ids(tx)
+    audience = await user_ids_who_can_access(tx, user)
     tx.after_commit(lambda: rt.broker.publish(event, audience))
     if user.is_bot:
         await publish_bot_update(rt, tx, user, {"is_active": is_active})

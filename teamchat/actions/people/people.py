@@ -3,7 +3,11 @@
 from __future__ import annotations
 
 from teamchat import store
-from teamchat.actions.people.user_access import access_user_by_email, access_user_by_id
+from teamchat.actions.people.user_access import (
+    access_user_by_email,
+    access_user_by_id,
+    accessible_user_ids,
+)
 from teamchat.errors import ZulipError
 from teamchat.lib import wire
 from teamchat.lib.api_types import ProfileValue, UserObject
@@ -41,6 +45,38 @@ async def user_objects(
     ]
 
 
+async def visible_user_objects(
+    conn: Conn,
+    realm: RealmRow,
+    viewer: UserRow,
+    users: list[UserRow],
+    *,
+    client_gravatar: bool,
+    include_custom_profile_fields: bool,
+    user_list_incomplete: bool = False,
+) -> list[UserObject]:
+    """`user_objects`, with the people `viewer` may not access as Zulip's "Unknown user"
+    placeholders (or left out, for clients declaring `user_list_incomplete`)."""
+    accessible = await accessible_user_ids(conn, viewer)
+    if accessible is None:
+        shown, hidden = users, []
+    else:
+        shown = [u for u in users if u.is_bot or u.id in accessible]
+        hidden = [u for u in users if not u.is_bot and u.id not in accessible]
+        if user_list_incomplete:
+            hidden = []
+    objects = await user_objects(
+        conn,
+        realm,
+        viewer,
+        shown,
+        client_gravatar=client_gravatar,
+        include_custom_profile_fields=include_custom_profile_fields,
+    )
+    objects += [wire.inaccessible_user_object(u.id, realm.host) for u in hidden]
+    return sorted(objects, key=lambda o: o.user_id)
+
+
 async def get_members(
     rt: Runtime,
     viewer: UserRow,
@@ -53,7 +89,7 @@ async def get_members(
     async with rt.db.read() as conn:
         realm = await _realm(conn)
         users = await store.users.list_users(conn, user_ids=user_ids)
-        return await user_objects(
+        return await visible_user_objects(
             conn,
             realm,
             viewer,

@@ -8,7 +8,7 @@ makes them look offline to everyone at once.
 from __future__ import annotations
 
 from teamchat import store
-from teamchat.actions.people.user_access import user_ids_who_can_access
+from teamchat.actions.people.user_access import presence_audience, presence_visible_ids
 from teamchat.actions.people.users import find_user_by_email
 from teamchat.actions.state import StateContext, state_fetcher
 from teamchat.errors import ZulipError
@@ -117,7 +117,7 @@ async def _publish_presence(
         server_timestamp=rt.clock(),
         presence={"website": website},
     )
-    audience = await user_ids_who_can_access(tx, user)
+    audience = await presence_audience(rt, tx, user)
     tx.after_commit(lambda: rt.broker.publish(event, audience))
 
 
@@ -148,13 +148,15 @@ async def _realm(conn: Conn) -> RealmRow:
 
 async def presences_for(
     conn: Conn,
+    visible: set[int] | None,
     *,
     slim: bool,
     last_update_id: int | None,
     history_limit_days: int | None,
     now: int,
 ) -> tuple[JsonDict, int]:
-    """(presences in the requested format, presence_last_update_id), as Zulip computes them."""
+    """(presences in the requested format, presence_last_update_id), as Zulip computes them:
+    only of the `visible` people (None: everyone)."""
     realm = await _realm(conn)
     if realm_settings.load(realm.settings_json).presence_disabled:
         return {}, -1
@@ -176,6 +178,8 @@ async def presences_for(
     }
     result: JsonDict = {}
     for row in rows:
+        if visible is not None and row.user_id not in visible:
+            continue
         user = users[row.user_id]
         active, connected = lp.timestamps(row, user.date_joined)
         if slim:
@@ -197,6 +201,7 @@ async def get_presence_response(
     async with rt.db.read() as conn:
         presences, newest = await presences_for(
             conn,
+            await presence_visible_ids(rt, conn, user),
             slim=slim,
             last_update_id=last_update_id,
             history_limit_days=history_limit_days,
@@ -222,6 +227,9 @@ async def get_user_presence(
             raise ZulipError("No such user")
         if target.bot_type is not None:
             raise ZulipError("Presence is not supported for bot users.")
+        visible = await presence_visible_ids(rt, conn, viewer)
+        if visible is not None and target.id not in visible:
+            raise ZulipError("Insufficient permission")
         row = await presence_store.get_presence(conn, target.id)
     if row is None:
         raise ZulipError(f"No presence data for {target_ref}")
@@ -241,6 +249,7 @@ async def get_user_presence(
 async def _presence_state(ctx: StateContext) -> None:
     presences, newest = await presences_for(
         ctx.conn,
+        await presence_visible_ids(ctx.rt, ctx.conn, ctx.user),
         slim=ctx.caps.slim_presence or ctx.caps.presence_last_update_id is not None,
         last_update_id=ctx.caps.presence_last_update_id,
         history_limit_days=ctx.caps.presence_history_limit_days,

@@ -18,6 +18,7 @@ from teamchat.actions.channels.subscriber_events import (
 )
 from teamchat.actions.org.permissions import realm_group_settings
 from teamchat.actions.org.system_group_events import system_group_events_for_role_change
+from teamchat.actions.people import guest_access
 from teamchat.actions.people.profile_data import (
     ProfileChange,
     apply_profile_changes,
@@ -177,6 +178,7 @@ async def apply_role(rt: Runtime, tx: Tx, user: UserRow, role: Role) -> UserRow:
         raise ZulipError(LAST_OWNER_ROLE_MSG)
     group_events = await system_group_events_for_role_change(tx, user, role, rt.now())
     streams_before = await accessible_streams(tx, user)
+    people_before = await guest_access.snapshot_user(tx, user.id)
     await store.users.update_role(tx, user.id, role)
     await publish_person(rt, tx, user, {"role": int(role)})
     audience = await store.users.list_active_user_ids(tx)
@@ -188,6 +190,7 @@ async def apply_role(rt: Runtime, tx: Tx, user: UserRow, role: Role) -> UserRow:
     tx.after_commit(publish_group_changes)
     updated = await _fresh(tx, user.id)
     await publish_role_stream_changes(rt, tx, updated, streams_before)
+    await guest_access.publish_changes(rt, tx, people_before)
     return updated
 
 

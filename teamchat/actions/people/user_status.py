@@ -17,7 +17,11 @@ from teamchat.actions.org.emoji_checks import (
 )
 from teamchat.actions.people import presence
 from teamchat.actions.people.setting_events import publish_setting_change, store_settings
-from teamchat.actions.people.user_access import access_user_by_id, user_ids_who_can_access
+from teamchat.actions.people.user_access import (
+    access_user_by_id,
+    presence_audience,
+    presence_visible_ids,
+)
 from teamchat.actions.state import StateContext, state_fetcher
 from teamchat.errors import ZulipError
 from teamchat.events.types_people import UserStatusEvent
@@ -71,8 +75,11 @@ def _presence_enabled(user: UserRow) -> bool:
 @state_fetcher("user_status")
 async def _user_status_state(ctx: StateContext) -> None:
     users = {u.id: u for u in await store.users.list_users(ctx.conn, is_active=True)}
+    accessible = await presence_visible_ids(ctx.rt, ctx.conn, ctx.user)
     statuses: JsonDict = {}
     for row in await status_store.list_statuses(ctx.conn):
+        if accessible is not None and row.user_id not in accessible:
+            continue  # zulip-compat: get_all_users_status_dict (presence limited for guests)
         entry = status_dict(row, _presence_enabled(users[row.user_id]))
         if entry:
             statuses[str(row.user_id)] = entry
@@ -167,5 +174,5 @@ async def apply_status(
         event.status_text = new.status_text
     if new.emoji is not None:
         event.emoji_name, event.emoji_code, event.reaction_type = new.emoji
-    audience = await user_ids_who_can_access(tx, user)
+    audience = await presence_audience(rt, tx, user)
     tx.after_commit(lambda: rt.broker.publish(event, audience))

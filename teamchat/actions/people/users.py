@@ -10,9 +10,14 @@ import re
 import sqlite3
 from collections.abc import Sequence
 
+import msgspec
+
 from teamchat import store
 from teamchat.actions.org.system_group_events import publish_system_group_joins
+from teamchat.actions.people import user_access  # module import: user_access imports us
 from teamchat.errors import ZulipError
+from teamchat.events import rules_people  # noqa: F401 (registers realm_user event rules)
+from teamchat.events.internal import IF_CAPS
 from teamchat.events.types import BotObject, RealmBotAddEvent, RealmUserAddEvent
 from teamchat.lib import user_settings, wire
 from teamchat.lib.api_types import JsonDict
@@ -173,18 +178,31 @@ async def publish_user_added(
     bot_defaults: BotDefaultsRow | None = None,
 ) -> None:
     """Queue realm_user/add for every active user, user_group/add_members for the system
-    groups the account joins, and realm_bot/add for a bot's audience."""
+    groups the account joins, and realm_bot/add for a bot's audience.
+
+    Guests who may not access the new person get Zulip's "Unknown user" placeholder instead,
+    unless their client declared `user_list_incomplete` (then nothing).
+    """
     viewers = await store.users.list_users(tx, is_active=True)
+    restricted = not user.is_bot and await user_access.access_restricted(tx)
+    limited = [v.id for v in viewers if restricted and v.is_guest and v.id != user.id]
     audience = {
         viewer.id: {
             "person": wire.user_object(user, viewer=viewer, realm_host=realm_host, profile_data={})
         }
         for viewer in viewers
+        if viewer.id not in limited
     }
     event = RealmUserAddEvent(
         person=wire.user_object(user, viewer=None, realm_host=realm_host, profile_data={})
     )
     tx.after_commit(lambda: rt.broker.publish(event, audience))
+    if limited:
+        placeholder = msgspec.to_builtins(
+            RealmUserAddEvent(person=wire.inaccessible_user_object(user.id, realm_host))
+        )
+        placeholder[IF_CAPS] = {"user_list_incomplete": False}
+        tx.after_commit(lambda: rt.broker.publish(placeholder, limited))
     await publish_system_group_joins(rt, tx, user)
     if user.is_bot and user.bot_type is not None:
         bot_event = RealmBotAddEvent(bot=bot_object(user, services or [], bot_defaults))

@@ -8,6 +8,7 @@ export class State {
   constructor(register) {
     this.myId = register.user_id;
     this.realmName = register.realm_name;
+    this.realmHost = register.realm_bot_domain;
     this.queueId = register.queue_id;
     this.lastEventId = register.last_event_id;
     this.users = new Map();
@@ -96,7 +97,10 @@ export class State {
         return this.applySubscription(event);
       case "realm_user":
         if (event.op === "add") this.users.set(event.person.user_id, event.person);
-        else if (event.op === "update" && this.users.has(event.person.user_id)) {
+        else if (event.op === "remove") {
+          // A guest lost access to this person: show them as the server does.
+          this.users.set(event.person.user_id, unknownUser(event.person.user_id, this.realmHost));
+        } else if (event.op === "update" && this.users.has(event.person.user_id)) {
           Object.assign(this.users.get(event.person.user_id), event.person);
         }
         return true;
@@ -115,4 +119,20 @@ export class State {
     } else return false;
     return true;
   }
+}
+
+// The server's "Unknown user" placeholder for someone a limited guest may not access.
+export function unknownUser(userId, realmHost) {
+  return {
+    user_id: userId,
+    email: `user${userId}@${realmHost}`,
+    delivery_email: null,
+    full_name: "Unknown user",
+    avatar_url: "/static/images/unknown-user-avatar.png",
+    avatar_version: 1,
+    is_active: true,
+    is_bot: false,
+    is_guest: false,
+    role: 400,
+  };
 }
