@@ -8,7 +8,7 @@ from collections.abc import Callable
 import pytest
 
 from tests.support.api import Api, assert_error
-from tests.support.channels import Queue, stream_id, subscribe, unique_name
+from tests.support.channels import Queue, drop_channel_notice, stream_id, subscribe, unique_name
 
 MakeUser = Callable[..., Api]
 
@@ -106,9 +106,10 @@ def test_starring_a_historical_message(alice: Api, bob: Api, make_user: MakeUser
     )
 
 
-def test_flags_for_narrow(alice: Api, bob: Api) -> None:
+def test_flags_for_narrow(owner: Api, alice: Api, bob: Api) -> None:
     name = unique_name("NarrowFlags")
     subscribe(bob, name, principals=[alice.user_id, bob.user_id])  # type: ignore[attr-defined]
+    drop_channel_notice(owner, name)
     ids = [send(bob, name, "t", f"m{i}") for i in range(5)]
     body = alice.ok(
         "POST",
@@ -150,9 +151,10 @@ def test_flags_for_narrow(alice: Api, bob: Api) -> None:
     )
 
 
-def test_mark_channel_topic_and_all_as_read(alice: Api, bob: Api) -> None:
+def test_mark_channel_topic_and_all_as_read(owner: Api, alice: Api, bob: Api) -> None:
     name = unique_name("MarkRead")
     subscribe(bob, name, principals=[alice.user_id, bob.user_id])  # type: ignore[attr-defined]
+    drop_channel_notice(owner, name)
     sid = stream_id(alice, name)
     first = send(bob, name, "a", "x")
     second = send(bob, name, "b", "y")

@@ -9,7 +9,7 @@ from collections.abc import Callable
 import pytest
 
 from tests.support.api import Api, assert_error
-from tests.support.channels import Queue, stream_id, subscribe, unique_name
+from tests.support.channels import Queue, drop_channel_notice, stream_id, subscribe, unique_name
 
 MakeUser = Callable[..., Api]
 
@@ -205,6 +205,7 @@ def test_edit_history(alice: Api, bob: Api) -> None:
 
 def test_delete_message(owner: Api, alice: Api, bob: Api) -> None:
     name = shared_channel(alice, bob, "Delete")
+    drop_channel_notice(owner, name)
     first = send(alice, name, "t", "first")
     second = send(alice, name, "t", "second")
     bulk = Queue(
@@ -239,6 +240,7 @@ def test_delete_message(owner: Api, alice: Api, bob: Api) -> None:
 
 def test_delete_topic(owner: Api, alice: Api, bob: Api) -> None:
     name = shared_channel(alice, bob, "DelTopic")
+    drop_channel_notice(owner, name)
     subscribe(owner, name)
     ids = [send(alice, name, "doomed", f"x{i}") for i in range(3)]
     keep = send(alice, name, "kept", "stays")

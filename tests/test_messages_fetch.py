@@ -8,7 +8,7 @@ from collections.abc import Callable
 import pytest
 
 from tests.support.api import Api, assert_error
-from tests.support.channels import Queue, stream_id, subscribe, unique_name
+from tests.support.channels import Queue, drop_channel_notice, stream_id, subscribe, unique_name
 
 MakeUser = Callable[..., Api]
 
@@ -38,10 +38,11 @@ def ids(body: dict) -> list[int]:  # type: ignore[type-arg]
 
 
 @pytest.fixture(scope="module")
-def channel(alice: Api, bob: Api) -> tuple[str, list[int]]:
+def channel(owner: Api, alice: Api, bob: Api) -> tuple[str, list[int]]:
     """A channel with ten messages in two topics, the last mentioning Bob."""
     name = unique_name("Fetch")
     subscribe(alice, name, principals=[alice.user_id, bob.user_id])  # type: ignore[attr-defined]
+    drop_channel_notice(owner, name)
     sent = [send(alice, name, f"topic {i % 2}", f"message number {i}") for i in range(9)]
     sent.append(send(alice, name, "topic 1", "last one for @**Bob Fetch** with https://x.org"))
     return name, sent
@@ -145,10 +146,13 @@ def test_direct_message_narrows(alice: Api, bob: Api, owner: Api) -> None:
     assert ids(fetch(owner, [["dm", bob.email]])) == []
 
 
-def test_public_history_and_protected_history(alice: Api, bob: Api, make_user: MakeUser) -> None:
+def test_public_history_and_protected_history(
+    owner: Api, alice: Api, bob: Api, make_user: MakeUser
+) -> None:
     late = make_user("Late Joiner")
     public, private = unique_name("PubHist"), unique_name("PrivHist")
     subscribe(alice, public)
+    drop_channel_notice(owner, public)
     subscribe(alice, private, invite_only=True)
     old_public = send(alice, public, "t", "before you came")
     old_private = send(alice, private, "t", "secret past")
@@ -256,6 +260,7 @@ def test_all_public_streams_queues(alice: Api, make_user: MakeUser) -> None:
     subscribe(alice, private, invite_only=True)
     send(alice, public, "t", "seen by all_public_streams queues")
     send(alice, private, "t", "not seen")
-    [event] = everything.events()
+    notice, event = everything.events()  # the new public channel's notice, then the message
+    assert notice["message"]["subject"] == "channel events"
     assert event["message"]["display_recipient"] == public and event["flags"] == []
     assert usual.events() == []

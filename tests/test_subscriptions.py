@@ -43,7 +43,8 @@ def test_subscribing_creates_a_public_channel_with_every_field(
     assert sub["is_web_public"] is False and sub["is_archived"] is False
     assert sub["creator_id"] == alice.user_id  # type: ignore[attr-defined]
     assert sub["stream_weekly_traffic"] is None and sub["message_retention_days"] is None
-    assert sub["first_message_id"] is None and sub["subscriber_count"] == 1
+    # The first message is the Notification Bot's notice (topic "channel events").
+    assert sub["first_message_id"] is not None and sub["subscriber_count"] == 1
     assert sub["description"] == "first second"
     for setting in ("desktop_notifications", "email_notifications", "push_notifications"):
         assert sub[setting] is None
@@ -69,12 +70,15 @@ def test_subscription_events_reach_the_subscriber_and_the_peers(
     name = unique_name("Events")
     subscribe(alice, name)
     ops = [(e["type"], e["op"]) for e in alice_queue.events()]
-    assert ops == [("stream", "create"), ("subscription", "add")]
+    # ... then the channel's first message (its notice) sets first_message_id.
+    assert ops == [("stream", "create"), ("subscription", "add"), ("stream", "update")]
     bob_events = bob_queue.events()
     assert [(e["type"], e["op"]) for e in bob_events] == [
         ("stream", "create"),
         ("subscription", "peer_add"),
+        ("stream", "update"),
     ]
+    assert bob_events[2]["property"] == "first_message_id"
     sid = bob_events[0]["streams"][0]["stream_id"]
     assert bob_events[1]["stream_ids"] == [sid]
     assert bob_events[1]["user_ids"] == [alice.user_id]  # type: ignore[attr-defined]
@@ -137,6 +141,7 @@ def test_private_channels_are_hidden_from_non_subscribers(owner: Api, make_user:
     assert [(e["type"], e["op"]) for e in owner_queue.events()] == [
         ("stream", "create"),
         ("subscription", "peer_add"),
+        ("stream", "update"),  # first_message_id: the channel's notice
     ]
     sid = stream_id(alice, name)
     sub = my_sub(alice, name)

@@ -45,7 +45,10 @@ def test_python_client_round_trip(server: ServerProcess, make_user: MakeUser) ->
                 "anchor": "newest",
                 "num_before": 5,
                 "num_after": 0,
-                "narrow": [{"operator": "stream", "operand": name}],
+                "narrow": [
+                    {"operator": "stream", "operand": name},
+                    {"operator": "topic", "operand": "hello"},
+                ],
             }
         )
     )
@@ -57,8 +60,9 @@ def test_python_client_round_trip(server: ServerProcess, make_user: MakeUser) ->
     assert [h["topic"] for h in history] == ["hello", "hello", "greetings"]
     assert ok(bob.get_raw_message(sent["id"]))["raw_content"] == "hi **Bob**"
     topics = ok(bob.get_stream_topics(stream_id))["topics"]
-    # move_topic asks for breadcrumbs in both topics (Notification Bot messages).
-    assert [t["name"] for t in topics] == ["hello", "greetings"]
+    # move_topic asks for breadcrumbs in both topics (Notification Bot messages); the
+    # channel's first notice is in "channel events".
+    assert [t["name"] for t in topics] == ["hello", "greetings", "channel events"]
     assert topics[1]["max_id"] > sent["id"]
     ok(bob.update_message_flags({"messages": [sent["id"]], "op": "add", "flag": "read"}))
     ok(bob.mark_all_as_read())

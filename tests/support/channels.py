@@ -93,3 +93,21 @@ def make_role_user(server: ServerProcess, email: str, full_name: str, role: str)
     api = Api(server.url, email, body["api_key"])
     api.user_id = body["user_id"]  # type: ignore[attr-defined]
     return api
+
+
+def drop_channel_notice(owner: Api, name: str) -> None:
+    """Delete the Notification Bot's first message in a new channel (topic "channel
+    events"), for tests that count a channel's messages from zero."""
+    found = owner.ok(
+        "GET",
+        "/messages",
+        anchor="oldest",
+        num_before=0,
+        num_after=5,
+        narrow=[
+            {"operator": "channel", "operand": name},
+            {"operator": "topic", "operand": "channel events"},
+        ],
+    )["messages"]
+    for message in found:
+        owner.ok("DELETE", f"/messages/{message['id']}")
