@@ -74,8 +74,34 @@ def test_guests_and_bots_cannot_use_group_endpoints(
             api.post("/user_groups/create", name="g", description="", members="[]"), message
         )
         assert_error(api.get(f"/user_groups/{ids['role:members']}/members"), message)
-    # zulip-compat: bots may use these endpoints from feature level 496 only.
+    # Bots may not use these endpoints, except changing members (SPEC, level 496).
     assert_error(bot.get("/user_groups"), "This endpoint does not accept bot requests.")
+    assert_error(
+        bot.post("/user_groups/create", name="g", description="", members="[]"),
+        "This endpoint does not accept bot requests.",
+    )
+
+
+def test_bots_change_the_members_of_groups_they_may_manage(
+    server: ServerProcess, owner: Api, make_user: Callable[..., Api]
+) -> None:
+    bot = user_with_role(server, "member", bot=True)
+    person = make_user()
+    watcher = Watcher(person, GROUP_EVENTS)
+    nobody = system_ids(owner)["role:nobody"]
+    group_id = create(owner)
+    owner.ok("PATCH", f"/user_groups/{group_id}", can_add_members_group={"new": nobody})
+    assert_error(
+        bot.post(f"/user_groups/{group_id}/members", add=f"[{person.user_id}]"),  # type: ignore[attr-defined]
+        "Insufficient permission",
+    )
+    allowed = {"direct_members": [bot.user_id], "direct_subgroups": []}  # type: ignore[attr-defined]
+    owner.ok("PATCH", f"/user_groups/{group_id}", can_add_members_group={"new": allowed})
+    bot.ok("POST", f"/user_groups/{group_id}/members", add=f"[{person.user_id}]")  # type: ignore[attr-defined]
+    added = [e for e in watcher.events() if e.get("op") == "add_members"]
+    assert [(e["group_id"], e["user_ids"]) for e in added] == [(group_id, [person.user_id])]  # type: ignore[attr-defined]
+    members = owner.ok("GET", f"/user_groups/{group_id}/members")["members"]
+    assert person.user_id in members  # type: ignore[attr-defined]
 
 
 def test_create_group_sends_add_and_defaults_to_creator_management(

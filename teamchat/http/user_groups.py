@@ -88,6 +88,7 @@ async def update_user_group_members(
         delete=params.optional("delete", _users, []),
         add_subgroups=params.optional("add_subgroups", _users, []),
         delete_subgroups=params.optional("delete_subgroups", _users, []),
+        bots_allowed=True,  # SPEC: bots may call this from feature level 496
     )
     return params.success()
 

@@ -44,11 +44,13 @@ async def do_update_user_group_members(
     add_subgroups: Sequence[int] = (),
     delete_subgroups: Sequence[int] = (),
     nothing_to_do: str = NOTHING_TO_DO,
+    bots_allowed: bool = False,
 ) -> None:
-    """Apply every requested membership change, or none; one event per kind of change."""
+    """Apply every requested membership change, or none; one event per kind of change.
+    Bots may change members (SPEC, level 496) where the group's settings let them."""
     if not (add or delete or add_subgroups or delete_subgroups):
         raise ZulipError(nothing_to_do)
-    require_member_or_admin(user)
+    require_member_or_admin(user, bots_allowed=bots_allowed)
     async with rt.db.write() as tx:
         events: list[Event] = []
         if add:

@@ -109,12 +109,12 @@ def group_object(group: UserGroupRow, snap: GroupsSnapshot) -> UserGroupObject:
     )
 
 
-def require_member_or_admin(user: UserRow) -> None:
-    """Zulip's `require_member_or_admin`: no guests and (below level 496) no bots."""
+def require_member_or_admin(user: UserRow, *, bots_allowed: bool = False) -> None:
+    """Zulip's `require_member_or_admin`: no guests, and no bots except where SPEC lets
+    them in (`bots_allowed`: changing a group's members, from feature level 496)."""
     if user.is_guest:
         raise ZulipError("Not allowed for guest users")
-    if user.is_bot:
-        # zulip-compat: bots may use the user group endpoints only from feature level 496.
+    if user.is_bot and not bots_allowed:
         raise ZulipError("This endpoint does not accept bot requests.")
 
 
