@@ -178,7 +178,13 @@ class Database:
                 raise
             writer.execute(f"RELEASE {name}")
             batch.bodies.append(tx)
-        await asyncio.shield(batch.committed)
+        try:
+            await asyncio.shield(batch.committed)
+        except asyncio.CancelledError:
+            # The request went away: its change still commits and publishes; return only
+            # after that, as an uncancelled write would.
+            await asyncio.wait([batch.committed])
+            raise
 
     async def _begin(self, writer: sqlite3.Connection) -> None:
         """BEGIN IMMEDIATE: at once when no other process writes, else wait on the thread."""
