@@ -4,8 +4,9 @@
 The floor is a bare Litestar endpoint that parses a urlencoded form and checks HTTP Basic
 credentials, under uvicorn with the same options `teamchat serve` uses. The server (and the
 floor) run pinned to core 0; this driver and wrk run on core 1 (`taskset`). The organization
-is written through the store layer before the server starts: `--listeners` max + 1 users,
-all subscribed to one channel.
+is written through the store layer before the server starts: `--listeners` max + 1 users;
+sends go to a channel of ten of them (ten user_message rows a message, as in the issue's
+figures), the fan-out to a channel of everyone.
 
 Rows (medians of `--runs` runs of `--secs` seconds each):
 - floor: POST form + Basic auth, req/s (32 connections)
@@ -83,7 +84,8 @@ class User(msgspec.Struct):
 
 class World(msgspec.Struct):
     users: list[User]
-    stream_id: int
+    stream_id: int  # "load": the first ten people (sends)
+    fanout_stream_id: int  # "fan-out": everyone (fan-out)
 
 
 async def build_world(db: Path, users: int) -> World:
@@ -91,8 +93,9 @@ async def build_world(db: Path, users: int) -> World:
     try:
         people = [User(*person) for person in await add_people(rt, users)]
         async with rt.db.write() as tx:
-            stream = await add_channel(tx, "load", people[0].id, [p.id for p in people])
-        return World(users=people, stream_id=stream.id)
+            load = await add_channel(tx, "load", people[0].id, [p.id for p in people[:10]])
+            everyone = await add_channel(tx, "fan-out", people[0].id, [p.id for p in people])
+        return World(users=people, stream_id=load.id, fanout_stream_id=everyone.id)
     finally:
         await rt.close()
 
@@ -285,7 +288,7 @@ async def fan_out(
         sent_at[tag] = time.perf_counter()
         status, _ = await sender.request(
             "POST", "/api/v1/messages",
-            form(type="stream", to=str(world.stream_id), topic="fan-out", content=str(tag)),
+            form(type="stream", to=str(world.fanout_stream_id), topic="fan-out", content=str(tag)),
         )  # fmt: skip
         assert status == 200
     deadline = time.perf_counter() + 30
@@ -296,7 +299,7 @@ async def fan_out(
     sent_at[count] = time.perf_counter()
     await sender.request(
         "POST", "/api/v1/messages",
-        form(type="stream", to=str(world.stream_id), topic="fan-out", content=str(count)),
+        form(type="stream", to=str(world.fanout_stream_id), topic="fan-out", content=str(count)),
     )  # fmt: skip
     await asyncio.wait(tasks, timeout=10)
     for task in tasks:
