@@ -44,10 +44,7 @@ def main() -> None:
             rt = await Runtime.open_offline(Settings(db_path=db))
             try:
                 layout = await create_people(rt, args.users, args.channels)
-                async with rt.db.write() as tx:
-                    # fill_messages numbers messages from 1: drop the Welcome Bot's first ones.
-                    await tx.execute("DELETE FROM message")
-                await fill_messages(rt, layout, args.messages)
+                await fill_messages(rt, layout, args.messages)  # after the first-run messages
             finally:
                 await rt.close()
 
