@@ -193,13 +193,13 @@ class Database:
         writer.execute("PRAGMA busy_timeout=0")
         try:
             writer.execute("BEGIN IMMEDIATE")
+            return
         except sqlite3.OperationalError as exc:
             if "locked" not in str(exc) and "busy" not in str(exc):
                 raise
-            writer.execute(f"PRAGMA busy_timeout={BUSY_TIMEOUT_MS}")
-            await self._in_thread(lambda: writer.execute("BEGIN IMMEDIATE"))
         finally:
             writer.execute(f"PRAGMA busy_timeout={BUSY_TIMEOUT_MS}")
+        await self._in_thread(lambda: writer.execute("BEGIN IMMEDIATE"))  # waits for the lock
 
     async def _commit(self, batch: _Batch) -> None:
         """Commit a batch once the bodies queued before this task have run."""

@@ -111,9 +111,10 @@ async def send_subscription_messages(
     for stream in created:
         first = channel_created_message(actor, stream)
         if first is not None:
-            topic = CHANNEL_EVENTS_TOPIC
             messages.append(
-                internal_request("stream", stream.id, topic, first, realm_url, (actor.id,))
+                internal_request(
+                    "stream", stream.id, CHANNEL_EVENTS_TOPIC, first, realm_url, (actor.id,)
+                )
             )
     if messages:
         bot = await ensure_system_bot(rt, NOTIFICATION_BOT)

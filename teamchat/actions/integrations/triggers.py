@@ -20,6 +20,8 @@ async def triggered_bots(
     if sender.is_bot:
         return []
     candidates = sorted(set(mentioned) if stream is not None else set(participants))
+    if not candidates:
+        return []  # most channel messages mention nobody: no query on the send path
     trigger = "mention" if stream is not None else "direct_message"
     return [
         (user, trigger)
