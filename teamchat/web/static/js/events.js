@@ -21,6 +21,9 @@ const FETCH_EVENT_TYPES = [
   "realm",
   "presence",
   "recent_private_conversations",
+  "realm_user_groups",
+  "realm_emoji",
+  "user_settings",
 ];
 
 export async function register() {

@@ -7,6 +7,7 @@ import { hashToNarrow, narrowToHash } from "./narrow.js";
 import { Presence, startHeartbeat } from "./presence.js";
 import { State } from "./state.js";
 import { Compose } from "./views/compose.js";
+import { ComposeTools } from "./views/compose_tools.js";
 import { renderLeft } from "./views/left.js";
 import { MessageList } from "./views/messages.js";
 import { renderPeople } from "./views/people.js";
@@ -34,6 +35,7 @@ class App {
     this.narrow = hashToNarrow(location.hash);
     this.list = null;
     this.compose = null;
+    this.composeTools = new ComposeTools();
   }
 
   async start() {
@@ -43,6 +45,8 @@ class App {
     this.compose = new Compose($("compose"), this.state, {
       onEchoes: (echoes) => this.list?.setEchoes(echoes),
       onTyping: (target) => (target ? this.typingSender.typed(target) : this.typingSender.stop()),
+      onDrawn: (compose) => this.composeTools.attach(compose),
+      onKey: (event) => this.composeTools.keydown(event),
     });
     startHeartbeat(
       () => this.presence,
@@ -82,6 +86,7 @@ class App {
     this.presence = new Presence(registered);
     this.typing = new TypingShown(fresh.myId);
     if (this.compose) this.compose.state = fresh;
+    this.composeTools.load(registered, fresh);
   }
 
   lookup() {
@@ -165,6 +170,7 @@ class App {
     for (const event of events) {
       left = this.state.apply(event) || left;
       this.list?.onEvent(event);
+      this.composeTools.apply(event);
       if (event.type === "message") {
         this.compose.onMessage(event);
         notifyMessage(event, this.state);
