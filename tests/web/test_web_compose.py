@@ -11,7 +11,7 @@ from pathlib import Path
 from playwright.sync_api import Page, Route, expect
 
 from tests.support.api import Api
-from tests.support.browser import log_in, message_with
+from tests.support.browser import PHONE, log_in, message_with
 from tests.support.server import ServerProcess
 from tests.test_uploads import PNG
 
@@ -105,6 +105,18 @@ def test_autocomplete_mentions_channels_topics_emoji_and_enter_sends(
     expect(switch).to_be_checked()
     expect(box).to_have_attribute("placeholder", re.compile("Enter sends"))
 
+    # The recipient: found by name, a person makes it a direct message.
+    page.get_by_role("combobox", name="Find a channel or person to write to").type("bob")
+    expect(options.get_by_role("option").first).to_contain_text("Bob Api")
+    page.keyboard.press("Enter")
+    expect(page.locator("#compose-to")).to_have_value(f"d:{other.user_id}")
+    expect(page.locator("#compose-topic")).to_be_hidden()
+    expect(box).to_be_focused()
+    box.type("a direct one")
+    box.press("Enter")
+    wait_for(lambda: newest(other)["content"] == "<p>a direct one</p>")
+    assert newest(other)["type"] == "private"
+
 
 def paste_file(page: Page, name: str, data: bytes, event: str = "paste") -> None:
     page.evaluate(
@@ -169,7 +181,9 @@ def test_uploads_with_progress_and_cancel_then_preview(
     )
 
     # By the button: the file chooser.
-    page.set_input_files("#compose-file", files=[{"name": "chosen.png", "mimeType": "image/png", "buffer": PNG}])
+    page.set_input_files(
+        "#compose-file", files=[{"name": "chosen.png", "mimeType": "image/png", "buffer": PNG}]
+    )
     expect(box).to_have_value(re.compile(r"pasted\.png\)\n\[chosen\.png\]\(/user_uploads/"))
 
     # Preview: the server's rendering, then back to the text as it was.
@@ -179,7 +193,9 @@ def test_uploads_with_progress_and_cancel_then_preview(
     page.get_by_role("button", name="Preview").click()
     preview = page.locator("#compose-preview")
     expect(preview.locator("strong")).to_have_text("bold")
-    expect(preview.get_by_role("link", name="chosen.png")).to_have_attribute("href", re.compile("^/user_uploads/"))
+    expect(preview.get_by_role("link", name="chosen.png")).to_have_attribute(
+        "href", re.compile("^/user_uploads/")
+    )
     expect(box).to_be_hidden()
     page.screenshot(path=str(tmp_path / "compose-preview-dark.png"))
     page.get_by_role("button", name="Edit").click()
@@ -194,3 +210,7 @@ def test_uploads_with_progress_and_cancel_then_preview(
     attachments = person.ok("GET", "/attachments")["attachments"]
     assert sorted(a["name"] for a in attachments) == ["chosen.png", "pasted.png"]
     assert all(a["messages"] for a in attachments)
+    page.set_viewport_size(PHONE)
+    box.type(":smil")
+    expect(page.get_by_role("listbox").get_by_role("option").first).to_be_visible()
+    page.screenshot(path=str(tmp_path / "compose-emoji-phone-dark.png"))

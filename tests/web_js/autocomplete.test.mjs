@@ -132,3 +132,19 @@ test("upload markdown, placeholder and size check", () => {
   assert.equal(tooLarge("big.bin", 2 * 1024 * 1024, 1), '"big.bin" is larger than the maximum file size for uploads (1 MiB).');
   assert.equal(tooLarge("ok.bin", 1024, 1), null);
 });
+
+test("recipients: channels and people, and one more person for a group DM", async () => {
+  const { recipientItems } = await import("../../teamchat/web/static/js/autocomplete.js");
+  const channels = [{ stream_id: 7, name: "adventures" }];
+  const found = recipientItems("ad", channels, users);
+  assert.deepEqual(found.map((i) => [i.label, i.value]), [
+    ["# adventures", "s:7"],
+    ["Ada Lovelace", "d:1"],
+    ["Bob Adams", "d:2"],
+  ]);
+  const more = recipientItems("cle", channels, users, [2, 1]);
+  assert.deepEqual(more.map((i) => [i.label, i.value]), [
+    ["Cleo", "d:4"],
+    ["+ Cleo", "d:1,2,4"],
+  ]);
+});

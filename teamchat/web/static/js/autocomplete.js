@@ -184,3 +184,33 @@ export function tooLarge(fileName, size, maxMib) {
   if (maxMib === undefined || maxMib === null || size <= maxMib * 1024 * 1024) return null;
   return `"${fileName}" is larger than the maximum file size for uploads (${maxMib} MiB).`;
 }
+
+// Recipients for the compose box's "To" search: channels and people; while writing to a direct
+// message conversation, also that conversation with one more person (a group DM).
+// Each item's value is the compose select's: "s:<stream id>" or "d:<sorted user ids>".
+export function recipientItems(query, channels, users, dmIds = []) {
+  const people = users.filter((user) => user.is_active !== false);
+  const items = [
+    ...channels.map((sub) => ({ label: `# ${sub.name}`, names: [sub.name], value: `s:${sub.stream_id}`, detail: "Channel" })),
+    ...people.map((user) => ({
+      label: user.full_name,
+      names: [user.full_name, user.email],
+      value: `d:${user.user_id}`,
+      detail: user.email,
+    })),
+  ];
+  if (dmIds.length) {
+    for (const user of people) {
+      if (dmIds.includes(user.user_id)) continue;
+      const ids = [...dmIds, user.user_id].sort((a, b) => a - b);
+      items.push({
+        label: `+ ${user.full_name}`,
+        names: [user.full_name, user.email],
+        value: `d:${ids.join(",")}`,
+        detail: "Add to this conversation",
+        order: 1,
+      });
+    }
+  }
+  return ranked(items, query, (item) => item.names, (item) => item.order ?? 0);
+}

@@ -10,6 +10,7 @@ import {
   emojiItems,
   findToken,
   mentionItems,
+  recipientItems,
   topicChoices,
   topicItems,
 } from "../autocomplete.js";
@@ -60,6 +61,18 @@ export class ComposeTools {
     this.topicAhead = new Typeahead(compose.topic, form, (text) => this.suggestTopic(text));
     compose.topic.addEventListener("keydown", (event) => this.topicAhead.keydown(event));
     compose.topic.addEventListener("focus", () => this.topicAhead.update());
+    const find = el("input", {
+      id: "compose-find",
+      class: "compose-find",
+      placeholder: "Channel or person…",
+      "aria-label": "Find a channel or person to write to",
+    });
+    compose.select.before(find);
+    const findAhead = new Typeahead(find, form, (text) => this.suggestRecipient(text, find));
+    find.addEventListener("keydown", (event) => {
+      // Enter here picks a recipient; it never sends the message.
+      if (!findAhead.keydown(event) && event.key === "Enter") event.preventDefault();
+    });
 
     this.errors = el("p", { class: "compose-errors", role: "alert" });
     const uploadRows = el("div", { class: "compose-uploads", "aria-live": "polite" });
@@ -239,6 +252,27 @@ export class ComposeTools {
     const pick = (item) => {
       field.value = item.insert;
       field.dispatchEvent(new Event("input"));
+    };
+    return { items, pick };
+  }
+
+  suggestRecipient(text, find) {
+    if (!text.trim()) return null;
+    const select = this.compose.select;
+    const [kind, ids] = select.value.split(":");
+    const dmIds = kind === "d" ? ids.split(",").map(Number).filter((id) => id !== this.state.myId) : [];
+    const users = [...this.state.users.values()].filter((user) => user.user_id !== this.state.myId);
+    const items = recipientItems(text, this.state.sortedChannels(), users, dmIds);
+    const pick = (item) => {
+      if (![...select.options].some((option) => option.value === item.value)) {
+        const names = item.value.slice(2).split(",").map((id) => this.state.userName(Number(id)));
+        const dms = select.querySelector("optgroup:last-of-type") || select;
+        dms.prepend(el("option", { value: item.value, text: names.join(", ") }));
+      }
+      select.value = item.value;
+      select.dispatchEvent(new Event("change"));
+      find.value = "";
+      (item.value.startsWith("s:") ? this.compose.topic : this.compose.textarea).focus();
     };
     return { items, pick };
   }

@@ -64,7 +64,7 @@ export class Uploads {
       percent,
       el("button", {
         type: "button",
-        class: "upload-cancel",
+        class: "compose-tool upload-cancel",
         text: "Cancel",
         "aria-label": `Cancel uploading ${file.name}`,
         onclick: () => {
