@@ -135,6 +135,16 @@ def paste_file(page: Page, name: str, data: bytes, event: str = "paste") -> None
     )
 
 
+def wait_held(page: Page, held: list[Route], count: int) -> None:
+    """Wait until `count` requests are held; Playwright calls route handlers only while the
+    test is inside a Playwright call, so wait in the page, not with time.sleep."""
+    for _ in range(200):
+        if len(held) >= count:
+            return
+        page.wait_for_timeout(50)
+    raise AssertionError(f"{len(held)} uploads held, not {count}")
+
+
 def test_uploads_with_progress_and_cancel_then_preview(
     server: ServerProcess,
     open_page,
@@ -154,7 +164,7 @@ def test_uploads_with_progress_and_cancel_then_preview(
     row = page.locator(".compose-uploads .upload", has_text="pasted.png")
     expect(row.get_by_role("progressbar")).to_be_visible()
     expect(box).to_have_value("[Uploading pasted.png…]()")
-    wait_for(lambda: len(held) == 1)
+    wait_held(page, held, 1)
     page.screenshot(path=str(tmp_path / "compose-upload-dark.png"))
     held[0].continue_()
     expect(row).to_have_count(0)
@@ -163,7 +173,7 @@ def test_uploads_with_progress_and_cancel_then_preview(
     # Dropped, then cancelled: nothing is left of it.
     paste_file(page, "dropped.png", PNG, event="drop")
     cancelled = page.locator(".upload", has_text="dropped.png")
-    wait_for(lambda: len(held) == 2)
+    wait_held(page, held, 2)
     cancelled.get_by_role("button", name="Cancel uploading dropped.png").click()
     expect(cancelled).to_have_count(0)
     expect(box).not_to_have_value(re.compile("dropped"))

@@ -229,10 +229,16 @@ export class ComposeTools {
     const state = this.state;
     if (token.kind === "mention") {
       const target = this.compose.select.value;
+      // People of recent direct messages come first among equal matches.
+      const recentIds = new Map();
+      state.sortedDms().forEach((dm, index) => {
+        for (const id of dm.userIds) if (!recentIds.has(id)) recentIds.set(id, index);
+      });
       return mentionItems(token.query, token.silent, {
         users: [...state.users.values()],
         groups: [...this.groups.values()],
         inChannel: target.startsWith("s:"),
+        recentIds,
       });
     }
     if (token.kind === "channel") return channelItems(token.query, state.sortedChannels());
