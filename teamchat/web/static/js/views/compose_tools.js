@@ -32,6 +32,7 @@ export class ComposeTools {
     this.maxMib = registered.max_file_upload_size_mib;
     this.emojiDataUrl = registered.server_emoji_data_url;
     this.showEnterSends();
+    if (this.uploads) this.uploads.maxMib = this.maxMib;
   }
 
   apply(event) {
@@ -74,9 +75,7 @@ export class ComposeTools {
       if (!findAhead.keydown(event) && event.key === "Enter") event.preventDefault();
     });
 
-    this.errors = el("p", { class: "compose-errors", role: "alert" });
-    const uploadRows = el("div", { class: "compose-uploads", "aria-live": "polite" });
-    this.uploads = new Uploads(uploadRows, this.errors, () => compose.textarea, this.maxMib);
+    if (this.wiredForm !== form) this.wire(form);
     const picker = el("input", { type: "file", multiple: true, class: "visually-hidden", tabindex: -1, id: "compose-file" });
     picker.addEventListener("change", () => {
       this.uploads.add([...picker.files]);
@@ -96,7 +95,7 @@ export class ComposeTools {
     this.enterBox.addEventListener("change", () => this.setEnterSends(this.enterBox.checked));
     textarea.before(this.preview);
     form.append(
-      uploadRows,
+      this.uploads.host,
       this.errors,
       el("div", { class: "compose-tools" }, [
         el("button", {
@@ -121,13 +120,16 @@ export class ComposeTools {
       event.preventDefault();
       this.uploads.add(files);
     });
-    if (this.wiredForm !== form) this.wire(form);
     this.showEnterSends();
   }
 
-  // Listeners on the form itself, which stays while its fields are drawn again.
+  // The form itself stays while its fields are drawn again: its listeners are added once, and
+  // uploads in progress and problems stay shown.
   wire(form) {
     this.wiredForm = form;
+    this.errors = el("p", { class: "compose-errors", role: "alert" });
+    const uploadRows = el("div", { class: "compose-uploads", "aria-live": "polite" });
+    this.uploads = new Uploads(uploadRows, this.errors, () => this.compose.textarea, this.maxMib);
     form.addEventListener("dragover", (event) => {
       if (![...(event.dataTransfer?.types || [])].includes("Files")) return;
       event.preventDefault();
@@ -141,7 +143,10 @@ export class ComposeTools {
       event.preventDefault();
       this.uploads.add(files);
     });
-    form.addEventListener("submit", () => this.showEditor());
+    form.addEventListener("submit", () => {
+      this.showEditor();
+      this.errors.textContent = "";
+    });
   }
 
   // A key in the message field: true when it was used here (the compose box does nothing more).

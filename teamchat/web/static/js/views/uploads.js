@@ -42,10 +42,8 @@ export class Uploads {
 
   replace(placeholder, text) {
     const field = this.textarea();
-    if (!field.value.includes(placeholder)) {
-      if (text) this.insert(text);
-      return;
-    }
+    // Gone: deleted by the person, or left in another conversation's draft.
+    if (!field.value.includes(placeholder)) return;
     const caret = field.selectionStart;
     field.value = field.value.replace(placeholder, text);
     if (document.activeElement === field) field.selectionStart = field.selectionEnd = Math.min(caret, field.value.length);
