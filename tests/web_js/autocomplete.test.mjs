@@ -148,3 +148,18 @@ test("recipients: channels and people, and one more person for a group DM", asyn
     ["+ Cleo", "d:1,2,4"],
   ]);
 });
+
+test("group settings: a group id or members and subgroups, through nested groups", async () => {
+  const { inGroupSetting } = await import("../../teamchat/web/static/js/autocomplete.js");
+  const groups = new Map([
+    [1, { id: 1, members: [5], direct_subgroup_ids: [2] }],
+    [2, { id: 2, members: [6], direct_subgroup_ids: [1] }], // a loop is not followed forever
+    [3, { id: 3, members: [], direct_subgroup_ids: [] }],
+  ]);
+  assert.equal(inGroupSetting(1, 6, groups), true);
+  assert.equal(inGroupSetting(3, 6, groups), false);
+  assert.equal(inGroupSetting(1, 7, groups), false);
+  assert.equal(inGroupSetting({ direct_members: [7], direct_subgroups: [] }, 7, groups), true);
+  assert.equal(inGroupSetting({ direct_members: [], direct_subgroups: [2] }, 5, groups), true);
+  assert.equal(inGroupSetting(undefined, 5, groups), true);
+});

@@ -214,3 +214,22 @@ export function recipientItems(query, channels, users, dmIds = []) {
   }
   return ranked(items, query, (item) => item.names, (item) => item.order ?? 0);
 }
+
+// Whether `userId` is in a group-setting value (a group id, or {direct_members,
+// direct_subgroups}); groups: id -> user group object of realm_user_groups.
+export function inGroupSetting(setting, userId, groups) {
+  if (setting === undefined || setting === null) return true;
+  const seen = new Set();
+  const inGroup = (id) => {
+    if (seen.has(id)) return false;
+    seen.add(id);
+    const group = groups.get(id);
+    return Boolean(group) && (group.members.includes(userId) || (group.direct_subgroup_ids || []).some(inGroup));
+  };
+  if (typeof setting === "number") return inGroup(setting);
+  return setting.direct_members.includes(userId) || setting.direct_subgroups.some(inGroup);
+}
+
+// Zulip's threshold: in a channel of more subscribers, @all/@channel/@topic need the realm's
+// can_mention_many_users_group.
+export const WILDCARD_MENTION_THRESHOLD = 15;

@@ -9,10 +9,12 @@ import {
   channelItems,
   emojiItems,
   findToken,
+  inGroupSetting,
   mentionItems,
   recipientItems,
   topicChoices,
   topicItems,
+  WILDCARD_MENTION_THRESHOLD,
 } from "../autocomplete.js";
 import { el } from "../dom.js";
 import { Typeahead } from "./typeahead.js";
@@ -31,6 +33,7 @@ export class ComposeTools {
     this.enterSends = Boolean(registered.user_settings?.enter_sends ?? registered.enter_sends);
     this.maxMib = registered.max_file_upload_size_mib;
     this.emojiDataUrl = registered.server_emoji_data_url;
+    this.mentionManySetting = registered.realm_can_mention_many_users_group;
     this.showEnterSends();
     if (this.uploads) this.uploads.maxMib = this.maxMib;
   }
@@ -42,6 +45,8 @@ export class ComposeTools {
     } else if (event.type === "update_display_settings" && event.setting_name === "enter_sends") {
       this.enterSends = Boolean(event.setting);
       this.showEnterSends();
+    } else if (event.type === "realm" && event.op === "update_dict" && "can_mention_many_users_group" in (event.data || {})) {
+      this.mentionManySetting = event.data.can_mention_many_users_group;
     } else if (event.type === "realm_emoji" && event.op === "update") {
       this.realmEmoji = event.realm_emoji;
     } else if (event.type === "user_group") {
@@ -239,10 +244,17 @@ export class ComposeTools {
       state.sortedDms().forEach((dm, index) => {
         for (const id of dm.userIds) if (!recentIds.has(id)) recentIds.set(id, index);
       });
+      const me = state.myId;
+      const channel = target.startsWith("s:") ? state.channels.get(Number(target.slice(2))) : null;
       return mentionItems(token.query, token.silent, {
         users: [...state.users.values()],
-        groups: [...this.groups.values()],
-        inChannel: target.startsWith("s:"),
+        // Groups this person may mention (can_mention_group), as Zulip offers them.
+        groups: [...this.groups.values()].filter((group) => inGroupSetting(group.can_mention_group, me, this.groups)),
+        inChannel: Boolean(channel),
+        wildcardsAllowed:
+          !channel ||
+          (channel.subscriber_count ?? 0) <= WILDCARD_MENTION_THRESHOLD ||
+          inGroupSetting(this.mentionManySetting, me, this.groups),
         recentIds,
       });
     }
