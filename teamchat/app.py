@@ -47,6 +47,7 @@ from teamchat.errors import (
     ZulipError,
 )
 from teamchat.events.broker import cancel_task
+from teamchat.http import event_polls
 from teamchat.http.auth import json_to_api, provide_runtime, provide_user, route_takes
 from teamchat.http.params import Params
 from teamchat.lib.logsafe import escape_controls
@@ -146,6 +147,12 @@ class TeamchatLitestar(Litestar):
         send: Send | LifeSpanSend,
     ) -> None:
         if scope["type"] == "http":  # type: ignore[comparison-overlap]
+            if (
+                scope["path"] == event_polls.PATH
+                and scope.get("method") == "GET"
+                and await event_polls.answer_poll(self.state.rt, scope, send)  # type: ignore[arg-type]
+            ):
+                return
             scope = json_to_api(scope)
         await super().__call__(scope, receive, send)
 
