@@ -19,16 +19,16 @@ from tests.support.server import ServerProcess
 
 DARK_BG = "rgb(27, 31, 36)"
 LIGHT_BG = "rgb(255, 255, 255)"
-# A 1×1 PNG.
+# A 1x1 PNG.
 PNG = base64.b64decode(
     "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg=="
 )
 
 
 def settings_of(api: Api) -> dict[str, object]:
-    settings: dict[str, object] = api.ok(
-        "POST", "/register", fetch_event_types=["user_settings"]
-    )["user_settings"]
+    settings: dict[str, object] = api.ok("POST", "/register", fetch_event_types=["user_settings"])[
+        "user_settings"
+    ]
     return settings
 
 
@@ -85,7 +85,9 @@ def test_theme_time_zone_and_notifications_are_stored_and_followed_by_another_ta
     expect(page.get_by_label("Light")).to_be_checked()
     page.screenshot(path=str(tmp_path / "settings-light.png"))
     # A bad value is refused with the server's error and nothing changes.
-    assert_error(person.patch("/settings", timezone="Mars/Base"), "timezone is not a recognized time zone")
+    assert_error(
+        person.patch("/settings", timezone="Mars/Base"), "timezone is not a recognized time zone"
+    )
     assert settings_of(person)["timezone"] == "Asia/Tokyo"
 
 
