@@ -14,7 +14,7 @@ from playwright.sync_api import Page, expect
 
 from tests.conftest import TEST_PASSWORD
 from tests.support.api import Api, assert_error, assert_success
-from tests.support.browser import log_in, message_with
+from tests.support.browser import PHONE, log_in, message_with
 from tests.support.server import ServerProcess
 
 DARK_BG = "rgb(27, 31, 36)"
@@ -76,6 +76,11 @@ def test_theme_time_zone_and_notifications_are_stored_and_followed_by_another_ta
     expect(other_tab.get_by_label("Email notifications for followed topics")).not_to_be_checked()
     assert settings_of(person)["enable_followed_topic_email_notifications"] is False
     page.screenshot(path=str(tmp_path / "settings-dark.png"))
+    page.set_viewport_size(PHONE)
+    page.screenshot(path=str(tmp_path / "settings-dark-phone.png"))
+    page.reload()  # the chosen theme comes back at once
+    expect(page.locator("html")).to_have_class("theme-dark")
+    open_settings(page, "Notifications")
     # Another client changes the theme: both tabs follow; "automatic" follows the system.
     person.ok("PATCH", "/settings", color_scheme=1)
     expect(page.locator("body")).to_have_css("background-color", LIGHT_BG)

@@ -17,6 +17,7 @@ import { openProfileCard, refreshProfileCard } from "./views/profile_card.js";
 import { UserInfo, themeClass } from "./user_info.js";
 
 const $ = (id) => document.getElementById(id);
+const THEME_KEY = "teamchat.theme";
 
 // A sent message ends its sender's typing there: the typing event's shape for that message.
 function typingOf(message) {
@@ -32,6 +33,12 @@ function typingOf(message) {
 
 class App {
   constructor() {
+    try {
+      const stored = localStorage.getItem(THEME_KEY);
+      this.applyTheme(stored === "theme-dark" || stored === "theme-light" ? stored : "");
+    } catch {
+      // storage disabled
+    }
     this.state = null;
     this.narrow = hashToNarrow(location.hash);
     this.list = null;
@@ -91,11 +98,16 @@ class App {
   }
 
   // Zulip's color_scheme: the page is light, dark, or follows the system (no class).
-  applyTheme() {
+  // The last choice is remembered in the browser so that a reload does not flash.
+  applyTheme(name = themeClass(this.info.settings.color_scheme)) {
     const root = document.documentElement;
     root.classList.remove("theme-dark", "theme-light");
-    const name = themeClass(this.info.settings.color_scheme);
     if (name) root.classList.add(name);
+    try {
+      localStorage.setItem(THEME_KEY, name);
+    } catch {
+      // storage disabled: the theme comes with /register
+    }
   }
 
   // A click on a person in the people list, or on a sender's name or avatar: their card.
