@@ -62,6 +62,7 @@ function draw() {
   const time = localTime(user.timezone);
   if (time) rows.push(...row("Local time", el("span", { class: "local-time", text: `${time} (${user.timezone})` })));
   for (const field of info.fields) {
+    if (field.type === FIELD_TYPES.PRONOUNS) continue; // shown under the name
     const display = fieldDisplay(field, user.profile_data?.[field.id], info.externalAccounts);
     if (display) rows.push(...row(field.name, fieldValue(display, state)));
   }
