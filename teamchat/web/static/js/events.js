@@ -21,6 +21,9 @@ const FETCH_EVENT_TYPES = [
   "realm",
   "presence",
   "recent_private_conversations",
+  "user_settings",
+  "user_status",
+  "custom_profile_fields",
 ];
 
 export async function register() {

@@ -11,10 +11,13 @@ import { renderLeft } from "./views/left.js";
 import { MessageList } from "./views/messages.js";
 import { renderPeople } from "./views/people.js";
 import { notifyMessage } from "./views/notify.js";
-import { openSettings } from "./views/settings.js";
+import { openSettings, refreshSettings } from "./views/settings.js";
 import { TypingSender, TypingShown } from "./views/typing.js";
+import { openProfileCard, refreshProfileCard } from "./views/profile_card.js";
+import { UserInfo, themeClass } from "./user_info.js";
 
 const $ = (id) => document.getElementById(id);
+const THEME_KEY = "teamchat.theme";
 
 // A sent message ends its sender's typing there: the typing event's shape for that message.
 function typingOf(message) {
@@ -30,6 +33,12 @@ function typingOf(message) {
 
 class App {
   constructor() {
+    try {
+      const stored = localStorage.getItem(THEME_KEY);
+      this.applyTheme(stored === "theme-dark" || stored === "theme-light" ? stored : "");
+    } catch {
+      // storage disabled
+    }
     this.state = null;
     this.narrow = hashToNarrow(location.hash);
     this.list = null;
@@ -51,7 +60,9 @@ class App {
     setInterval(() => this.drawTyping(), 3000);
     window.addEventListener("hashchange", () => this.route());
     $("logout").addEventListener("click", () => this.logOut());
-    $("settings-button").addEventListener("click", () => openSettings($("settings"), this.state));
+    $("settings-button").addEventListener("click", () => openSettings($("settings"), this.state, this.info));
+    $("people").addEventListener("click", (event) => this.personClicked(event, "li[data-user-id]"));
+    $("messages").addEventListener("click", (event) => this.personClicked(event, ".sender-line"));
     $("search").addEventListener("submit", (event) => {
       event.preventDefault();
       const text = $("search-input").value.trim();
@@ -82,6 +93,31 @@ class App {
     this.presence = new Presence(registered);
     this.typing = new TypingShown(fresh.myId);
     if (this.compose) this.compose.state = fresh;
+    this.info = new UserInfo(registered);
+    this.applyTheme();
+  }
+
+  // Zulip's color_scheme: the page is light, dark, or follows the system (no class).
+  // The last choice is remembered in the browser so that a reload does not flash.
+  applyTheme(name = themeClass(this.info.settings.color_scheme)) {
+    const root = document.documentElement;
+    root.classList.remove("theme-dark", "theme-light");
+    if (name) root.classList.add(name);
+    try {
+      localStorage.setItem(THEME_KEY, name);
+    } catch {
+      // storage disabled: the theme comes with /register
+    }
+  }
+
+  // A click on a person in the people list, or on a sender's name or avatar: their card.
+  personClicked(event, holder) {
+    const found = event.target.closest(holder);
+    if (!found || (holder === ".sender-line" && !event.target.closest(".sender, .avatar"))) return;
+    const userId = Number(found.dataset.userId ?? found.querySelector(".sender")?.dataset.userId);
+    if (!userId) return;
+    event.preventDefault();
+    openProfileCard(userId, this.state, this.info);
   }
 
   lookup() {
@@ -148,7 +184,7 @@ class App {
   }
 
   drawPeople() {
-    renderPeople($("people"), this.state, this.presence);
+    renderPeople($("people"), this.state, this.presence, this.info);
   }
 
   drawTyping() {
@@ -167,7 +203,7 @@ class App {
       this.list?.onEvent(event);
       if (event.type === "message") {
         this.compose.onMessage(event);
-        notifyMessage(event, this.state);
+        if (this.info.settings.enable_desktop_notifications !== false) notifyMessage(event, this.state);
         this.typing.apply({ ...event, op: "stop", ...typingOf(event.message) });
       } else if (event.type === "presence") {
         this.presence.apply(event);
@@ -175,7 +211,9 @@ class App {
       } else if (event.type === "typing") {
         this.typing.apply(event);
       }
-      people = people || event.type === "realm_user";
+      const personal = this.info.apply(event);
+      if (personal === "settings") this.applyTheme();
+      people = people || event.type === "realm_user" || personal !== null;
       if (event.type === "subscription" || event.type === "realm_user") {
         this.compose.refreshOptions(this.narrow);
       }
@@ -184,6 +222,8 @@ class App {
     if (people) {
       this.drawPeople();
       $("me").textContent = this.state.userName(this.state.myId);
+      refreshSettings($("settings"), this.state, this.info);
+      refreshProfileCard(this.state, this.info);
     }
     this.drawTyping();
   }
