@@ -11,6 +11,7 @@ import { renderLeft } from "./views/left.js";
 import { MessageList } from "./views/messages.js";
 import { renderPeople } from "./views/people.js";
 import { notifyMessage } from "./views/notify.js";
+import { OrgArea } from "./views/org.js";
 import { openSettings } from "./views/settings.js";
 import { TypingSender, TypingShown } from "./views/typing.js";
 
@@ -34,6 +35,7 @@ class App {
     this.narrow = hashToNarrow(location.hash);
     this.list = null;
     this.compose = null;
+    this.org = new OrgArea();
   }
 
   async start() {
@@ -81,6 +83,7 @@ class App {
     this.state = fresh;
     this.presence = new Presence(registered);
     this.typing = new TypingShown(fresh.myId);
+    this.org.load(registered);
     if (this.compose) this.compose.state = fresh;
   }
 
@@ -179,6 +182,12 @@ class App {
       if (event.type === "subscription" || event.type === "realm_user") {
         this.compose.refreshOptions(this.narrow);
       }
+    }
+    this.org.apply(events);
+    if (events.some((event) => event.type === "stream" || event.type === "realm")) {
+      this.state.realmName = this.org.model.realm.name;
+      $("narrow-title").textContent = this.title(this.narrow);
+      this.compose.refreshOptions(this.narrow);
     }
     if (left) this.drawLeft();
     if (people) {
