@@ -234,7 +234,8 @@ def test_profile_emoji_and_a_linkifier_a_message_then_uses(
     row = page.locator("#organization tr.org-linkifier", has_text=tag)
     expect(row).to_contain_text("https://tracker.example.com/{id}")
     row_id = row.get_attribute("data-linkifier-id")
-    row = page.locator(f"#organization tr[data-linkifier-id='{row_id}']")  # its text turns to fields
+    # Editing turns the row's text into fields: find it by its id from now on.
+    row = page.locator(f"#organization tr[data-linkifier-id='{row_id}']")
     row.get_by_role("button", name="Edit").click()
     row.get_by_role("textbox", name="URL template").fill("https://bugs.example.com/{id}")
     row.get_by_role("button", name="Save").click()
