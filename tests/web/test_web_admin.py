@@ -14,7 +14,7 @@ from playwright.sync_api import Page, expect
 
 from tests.conftest import TEST_PASSWORD
 from tests.support.api import Api
-from tests.support.browser import log_in, message_with, subscribe
+from tests.support.browser import PHONE, log_in, message_with, subscribe
 from tests.support.server import ServerProcess
 
 # A 1x1 red PNG: a custom emoji's image.
@@ -144,6 +144,9 @@ def test_roles_change_and_people_are_deactivated_and_reactivated(
     own = page.locator("#organization tr.org-user", has_text=admin.email)
     expect(own.locator("select")).to_have_count(0)
     expect(own.get_by_role("button")).to_have_count(0)
+    page.set_viewport_size(PHONE)
+    page.fill("#org-users-filter", "")
+    shot(page, tmp_path, "org-users-phone-dark")
 
 
 def test_a_channel_is_created_renamed_live_for_a_member_restricted_and_archived(
