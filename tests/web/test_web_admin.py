@@ -61,10 +61,22 @@ def test_an_invitation_link_signs_a_new_person_up_and_is_revoked(
     page.get_by_role("button", name="Send invitations").click()
     expect(page.locator("#organization .org-result.failed")).to_contain_text("not an address")
 
+    invitee = f"invitee{time.time_ns()}@example.com"
+    page.fill("#org-invite-emails", invitee)
+    page.locator("#organization .org-check", has_text=channel).locator("input").check()
+    page.get_by_role("button", name="Send invitations").click()
+    emailed = page.locator("#organization tr.org-invite", has_text=invitee)
+    expect(emailed).to_contain_text("Ada Admin")
+    emailed.get_by_role("button", name="Resend").click()
+    expect(emailed.locator(".org-result")).to_have_text("Sent again.")
+    assert any(i.get("email") == invitee for i in admin.ok("GET", "/invites")["invites"])
+
     page.select_option("#org-invite-kind", "link")
     page.select_option("#org-invite-role", "400")
     page.select_option("#org-invite-expiry", "1440")
-    page.locator("#organization .org-check", has_text=channel).locator("input").check()
+    expect(
+        page.locator("#organization .org-check", has_text=channel).locator("input")
+    ).to_be_checked()
     page.get_by_role("button", name="Create invitation link").click()
     link = page.locator("#org-invite-link")
     expect(link).to_have_value(re.compile(r"/join/[a-z0-9]+/$"))

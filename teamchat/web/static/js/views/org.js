@@ -29,9 +29,14 @@ export class OrgArea {
       type: "button",
       id: "org-button",
       class: "link-button",
-      text: "Organization",
+      "aria-label": "Organization",
       onclick: () => this.open(),
     });
+    // A phone's top bar has room for the short name only.
+    this.button.append(
+      el("span", { class: "org-long", text: "Organization" }),
+      el("span", { class: "org-short", text: "Org" }),
+    );
     this.button.hidden = true;
     document.getElementById("settings-button")?.before(this.button);
   }
@@ -78,14 +83,20 @@ export class OrgArea {
       }),
     );
     const section = this.section(this.current);
+    const tabId = `org-tab-${this.current}`;
     section.refresh();
     this.dialog.replaceChildren(
       el("div", { class: "org-head" }, [
         el("h2", { id: "org-title", text: `Organization: ${this.model.realm.name}` }),
-        el("button", { type: "button", class: "org-close", text: "Close", onclick: () => this.dialog.close() }),
+        el("button", {
+          type: "button",
+          class: "org-close",
+          text: "Close",
+          onclick: () => this.dialog.close(),
+        }),
       ]),
       el("div", { class: "org-tabs", role: "tablist", "aria-label": "Administration pages" }, tabs),
-      el("div", { id: "org-panel", class: "org-panel", role: "tabpanel", "aria-labelledby": `org-tab-${this.current}` }, [
+      el("div", { id: "org-panel", class: "org-panel", role: "tabpanel", "aria-labelledby": tabId }, [
         section.node,
       ]),
     );

@@ -12,7 +12,7 @@ import {
   privacyOf,
   privacyParams,
 } from "../org.js";
-import { confirmButton, labelled, resultLine, run, selectOf } from "./org_forms.js";
+import { confirmButton, labelled, resultLine, run, selectOf, submitRow, table } from "./org_forms.js";
 
 export class ChannelsSection {
   constructor(model) {
@@ -62,7 +62,7 @@ export class ChannelsSection {
     return el("form", { class: "org-form", onsubmit: create }, [
       el("div", { class: "org-row" }, [labelled("Channel name", name), labelled("Privacy", privacy)]),
       labelled("Description", description),
-      el("div", { class: "org-row" }, [el("button", { type: "submit", class: "primary", text: "Create channel" })]),
+      submitRow("Create channel"),
       result,
     ]);
   }
@@ -95,12 +95,7 @@ export class ChannelsSection {
         ]),
       ]);
     });
-    this.list.replaceChildren(
-      el("table", { class: "org-table" }, [
-        el("thead", {}, [el("tr", {}, ["Name", "Privacy", "Description", ""].map((text) => el("th", { text })))]),
-        el("tbody", {}, rows),
-      ]),
-    );
+    this.list.replaceChildren(table(["Name", "Privacy", "Description", ""], rows));
     if (this.editingId !== null && !this.model.streams.has(this.editingId)) this.closeEditor();
     else if (this.editingId !== null) this.updateEditorHeading();
   }
@@ -125,7 +120,8 @@ export class ChannelsSection {
     const current = privacyOf(stream);
     const privacy = selectOf(this.privacyChoices(current), current, { id: "org-edit-privacy" });
     const groups = this.model.groups;
-    const permissions = CHANNEL_PERMISSIONS.filter(([setting]) => setting in stream).map(([setting, label]) => {
+    const shown = CHANNEL_PERMISSIONS.filter(([setting]) => setting in stream);
+    const permissions = shown.map(([setting, label]) => {
       const value = stream[setting];
       const choices = groupChoices(this.model.permissionRules[setting], groups).map((choice) => ({
         value: choice.id,
@@ -133,7 +129,8 @@ export class ChannelsSection {
       }));
       if (typeof value !== "number") {
         // A list of people and groups: kept as it is unless another choice is made.
-        choices.unshift({ value: "custom", label: describeGroupValue(value, groups, (id) => this.model.userName(id)) });
+        const label = describeGroupValue(value, groups, (id) => this.model.userName(id));
+        choices.unshift({ value: "custom", label });
       }
       const select = selectOf(choices, typeof value === "number" ? value : "custom", {
         dataset: { setting },
@@ -146,7 +143,9 @@ export class ChannelsSection {
       const fresh = this.model.streams.get(streamId) ?? stream;
       const params = {};
       if (name.value.trim() !== fresh.name) params.new_name = JSON.stringify(name.value.trim());
-      if (description.value !== (fresh.description ?? "")) params.description = JSON.stringify(description.value);
+      if (description.value !== (fresh.description ?? "")) {
+        params.description = JSON.stringify(description.value);
+      }
       if (privacy.value !== privacyOf(fresh)) Object.assign(params, privacyParams(privacy.value));
       for (const select of this.editor.querySelectorAll("select[data-setting]")) {
         const setting = select.dataset.setting;
@@ -166,10 +165,10 @@ export class ChannelsSection {
         el("div", { class: "org-row" }, [labelled("Name", name), labelled("Privacy", privacy)]),
         labelled("Description", description),
         el("fieldset", { class: "org-permissions" }, [el("legend", { text: "Permissions" }), ...permissions]),
-        el("div", { class: "org-row" }, [
-          el("button", { type: "submit", class: "primary", text: "Save changes" }),
+        submitRow(
+          "Save changes",
           el("button", { type: "button", text: "Close", onclick: () => this.closeEditor() }),
-        ]),
+        ),
         result,
       ]),
     );

@@ -75,3 +75,15 @@ export function formatDate(seconds) {
   if (seconds === null || seconds === undefined) return "never";
   return new Date(seconds * 1000).toLocaleString(undefined, { dateStyle: "medium", timeStyle: "short" });
 }
+
+// A form's submit button, in a row of its own.
+export function submitRow(text, ...more) {
+  return el("div", { class: "org-row" }, [el("button", { type: "submit", class: "primary", text }), ...more]);
+}
+
+export function table(headings, rows) {
+  return el("table", { class: "org-table" }, [
+    el("thead", {}, [el("tr", {}, headings.map((text) => el("th", { text })))]),
+    el("tbody", {}, rows),
+  ]);
+}

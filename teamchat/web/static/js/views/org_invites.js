@@ -4,7 +4,7 @@
 import { del, get, post } from "../api.js";
 import { el } from "../dom.js";
 import { EXPIRY_CHOICES, assignableRoles, roleName } from "../org.js";
-import { confirmButton, formatDate, labelled, resultLine, run, selectOf } from "./org_forms.js";
+import { confirmButton, formatDate, labelled, resultLine, run, selectOf, table } from "./org_forms.js";
 
 export class InvitesSection {
   constructor(model) {
@@ -29,7 +29,11 @@ export class InvitesSection {
       "link",
       { id: "org-invite-kind" },
     );
-    const emails = el("textarea", { id: "org-invite-emails", rows: "2", placeholder: "one@example.com, two@example.com" });
+    const emails = el("textarea", {
+      id: "org-invite-emails",
+      rows: "2",
+      placeholder: "one@example.com, two@example.com",
+    });
     const emailsField = labelled("Email addresses", emails);
     emailsField.hidden = true;
     const role = selectOf(
@@ -69,7 +73,8 @@ export class InvitesSection {
         stream_ids: [...this.channelBoxes.querySelectorAll("input:checked")].map((box) => Number(box.value)),
       };
       if (kind.value === "email") {
-        const answer = await run(result, () => post("/invites", { ...params, invitee_emails: emails.value }), "Invitations sent.");
+        const invite = () => post("/invites", { ...params, invitee_emails: emails.value });
+        const answer = await run(result, invite, "Invitations sent.");
         if (answer) emails.value = "";
       } else {
         const answer = await run(result, () => post("/invites/multiuse", params), "Link created.");
@@ -92,12 +97,13 @@ export class InvitesSection {
 
   drawChannelBoxes() {
     const checked = new Set([...this.channelBoxes.querySelectorAll("input:checked")].map((box) => box.value));
-    const boxes = this.model.sortedStreams().map((stream) =>
-      el("label", { class: "org-check" }, [
-        el("input", { type: "checkbox", value: String(stream.stream_id), checked: checked.has(String(stream.stream_id)) }),
+    const boxes = this.model.sortedStreams().map((stream) => {
+      const value = String(stream.stream_id);
+      return el("label", { class: "org-check" }, [
+        el("input", { type: "checkbox", value, checked: checked.has(value) }),
         el("span", { text: stream.name }),
-      ]),
-    );
+      ]);
+    });
     this.channelBoxes.replaceChildren(el("legend", { text: "Subscribe them to" }), ...boxes);
   }
 
@@ -117,14 +123,7 @@ export class InvitesSection {
       return;
     }
     const rows = invites.map((invite) => this.row(invite));
-    this.list.replaceChildren(
-      el("table", { class: "org-table" }, [
-        el("thead", {}, [
-          el("tr", {}, ["Invitation", "Role", "Invited by", "Expires", ""].map((text) => el("th", { text }))),
-        ]),
-        el("tbody", {}, rows),
-      ]),
-    );
+    this.list.replaceChildren(table(["Invitation", "Role", "Invited by", "Expires", ""], rows));
   }
 
   row(invite) {
@@ -139,6 +138,13 @@ export class InvitesSection {
       el("td", { text: this.model.userName(invite.invited_by_user_id) }),
       el("td", { text: formatDate(invite.expiry_date) }),
       el("td", {}, [
+        invite.is_multiuse
+          ? null
+          : el("button", {
+              type: "button",
+              text: "Resend",
+              onclick: () => run(result, () => post(`/invites/${invite.id}/resend`), "Sent again."),
+            }),
         confirmButton("Revoke", "Confirm revoke", () => run(result, () => del(path), "Revoked.")),
         result,
       ]),

@@ -5,7 +5,7 @@
 
 import { ApiError, NetworkError, csrfToken, del, patch, post } from "../api.js";
 import { el } from "../dom.js";
-import { confirmButton, labelled, resultLine, run } from "./org_forms.js";
+import { confirmButton, labelled, resultLine, run, submitRow, table } from "./org_forms.js";
 
 // The text of the server's sanitized HTML (an inert template: nothing in it loads or runs).
 function textOf(html) {
@@ -37,7 +37,7 @@ export class ProfileSection {
       el("form", { class: "org-form", onsubmit: save }, [
         labelled("Organization name", this.name),
         labelled("Organization description (Markdown)", this.description),
-        el("div", { class: "org-row" }, [el("button", { type: "submit", class: "primary", text: "Save changes" })]),
+        submitRow("Save changes"),
         result,
       ]),
       el("h3", { text: "How the description looks" }),
@@ -114,7 +114,7 @@ export class EmojiSection {
       el("h3", { id: "org-emoji-title", text: "Add a custom emoji" }),
       el("form", { class: "org-form", onsubmit: add }, [
         el("div", { class: "org-row" }, [labelled("Emoji name", name), labelled("Image", file)]),
-        el("div", { class: "org-row" }, [el("button", { type: "submit", class: "primary", text: "Add emoji" })]),
+        submitRow("Add emoji"),
         result,
       ]),
       el("h3", { text: "Custom emoji" }),
@@ -152,7 +152,11 @@ export class LinkifiersSection {
   constructor(model) {
     this.model = model;
     this.list = el("div", { class: "org-list" });
-    const pattern = el("input", { id: "org-linkifier-pattern", required: true, placeholder: "#(?P<id>[0-9]+)" });
+    const pattern = el("input", {
+      id: "org-linkifier-pattern",
+      required: true,
+      placeholder: "#(?P<id>[0-9]+)",
+    });
     const template = el("input", {
       id: "org-linkifier-template",
       required: true,
@@ -175,11 +179,13 @@ export class LinkifiersSection {
       el("h3", { id: "org-linkifiers-title", text: "Add a linkifier" }),
       el("p", {
         class: "org-muted",
-        text: "Text in messages that matches the pattern becomes a link to the URL template, with the pattern's named groups filled in.",
+        text:
+          "Text in messages that matches the pattern becomes a link to the URL template, " +
+          "with the pattern's named groups filled in.",
       }),
       el("form", { class: "org-form", onsubmit: add }, [
         el("div", { class: "org-row" }, [labelled("Pattern", pattern), labelled("URL template", template)]),
-        el("div", { class: "org-row" }, [el("button", { type: "submit", class: "primary", text: "Add linkifier" })]),
+        submitRow("Add linkifier"),
         result,
       ]),
       el("h3", { text: "Linkifiers" }),
@@ -193,12 +199,8 @@ export class LinkifiersSection {
       this.list.replaceChildren(el("p", { class: "org-empty", text: "No linkifiers yet." }));
       return;
     }
-    this.list.replaceChildren(
-      el("table", { class: "org-table" }, [
-        el("thead", {}, [el("tr", {}, ["Pattern", "URL template", ""].map((text) => el("th", { text })))]),
-        el("tbody", {}, linkifiers.map((linkifier) => this.row(linkifier))),
-      ]),
-    );
+    const rows = linkifiers.map((linkifier) => this.row(linkifier));
+    this.list.replaceChildren(table(["Pattern", "URL template", ""], rows));
   }
 
   row(linkifier) {
@@ -220,7 +222,11 @@ export class LinkifiersSection {
       );
     const editing = () => {
       const pattern = el("input", { value: linkifier.pattern, "aria-label": "Pattern", required: true });
-      const template = el("input", { value: linkifier.url_template, "aria-label": "URL template", required: true });
+      const template = el("input", {
+        value: linkifier.url_template,
+        "aria-label": "URL template",
+        required: true,
+      });
       const save = () =>
         run(result, () =>
           patch(`/realm/filters/${linkifier.id}`, { pattern: pattern.value, url_template: template.value }),

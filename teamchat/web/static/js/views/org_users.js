@@ -4,7 +4,7 @@
 import { del, patch, post } from "../api.js";
 import { el } from "../dom.js";
 import { assignableRoles, roleName } from "../org.js";
-import { confirmButton, resultLine, run, selectOf } from "./org_forms.js";
+import { confirmButton, resultLine, run, selectOf, table } from "./org_forms.js";
 
 export class UsersSection {
   constructor(model) {
@@ -41,10 +41,10 @@ export class UsersSection {
       const users = this.model.sortedUsers(active).filter((user) => this.matches(user));
       container.replaceChildren(
         users.length
-          ? el("table", { class: "org-table" }, [
-              el("thead", {}, [el("tr", {}, ["Name", "Email", "Role", ""].map((text) => el("th", { text })))]),
-              el("tbody", {}, users.map((user) => this.row(user))),
-            ])
+          ? table(
+              ["Name", "Email", "Role", ""],
+              users.map((user) => this.row(user)),
+            )
           : el("p", { class: "org-empty", text: active ? "Nobody matches." : "No deactivated users." }),
       );
     }
@@ -58,14 +58,17 @@ export class UsersSection {
     let roleCell = el("span", { text: roleName(user.role) });
     if (mayEdit && !user.is_bot && user.is_active) {
       const choices = assignableRoles(me);
-      if (!choices.some((choice) => choice.value === user.role)) choices.push({ value: user.role, name: roleName(user.role) });
+      if (!choices.some((choice) => choice.value === user.role)) {
+        choices.push({ value: user.role, name: roleName(user.role) });
+      }
       roleCell = selectOf(
         choices.map((choice) => ({ value: choice.value, label: choice.name })),
         user.role,
         { "aria-label": `Role of ${user.full_name}`, class: "org-role" },
       );
       roleCell.addEventListener("change", async () => {
-        const answer = await run(result, () => patch(`/users/${user.user_id}`, { role: Number(roleCell.value) }));
+        const change = () => patch(`/users/${user.user_id}`, { role: Number(roleCell.value) });
+        const answer = await run(result, change);
         if (answer === undefined) roleCell.value = String(user.role); // refused: as it is
       });
     }
