@@ -95,7 +95,7 @@ export class EmojiSection {
   constructor(model) {
     this.model = model;
     this.list = el("ul", { class: "org-emoji-list" });
-    const name = el("input", { id: "org-emoji-name", required: true, pattern: "[a-z0-9_\\-]+" });
+    const name = el("input", { id: "org-emoji-name", required: true });
     const file = el("input", { id: "org-emoji-file", type: "file", accept: "image/*", required: true });
     const result = resultLine();
     const add = async (event) => {
