@@ -208,6 +208,20 @@ def test_a_channel_is_created_renamed_live_for_a_member_restricted_and_archived(
     denied = member.post("/messages", type="stream", to=stream_id, topic="t", content="hi")
     assert denied.status_code == 400, denied.text
 
+    # Someone else changes the description meanwhile: saving here sends only what changed here.
+    admin.ok("PATCH", f"/streams/{stream_id}", description="Set elsewhere")
+    expect(
+        page.locator("#organization tr.org-channel .rendered", has_text="Set elsewhere")
+    ).to_be_visible()
+    page.select_option("select[data-setting=can_send_message_group]", label="Members")
+    page.get_by_role("button", name="Save changes").click()
+    members = next(g["id"] for g in groups if g["name"] == "role:members")
+    deadline = time.monotonic() + 10
+    while admin.ok("GET", f"/streams/{stream_id}")["stream"]["can_send_message_group"] != members:
+        assert time.monotonic() < deadline
+        time.sleep(0.1)
+    assert admin.ok("GET", f"/streams/{stream_id}")["stream"]["description"] == "Set elsewhere"
+
     # A refused change: the server's message in place, nothing changed.
     page.fill("#org-edit-name", "general")
     page.get_by_role("button", name="Save changes").click()

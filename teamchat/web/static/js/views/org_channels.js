@@ -138,26 +138,31 @@ export class ChannelsSection {
       return labelled(label, select);
     });
     const result = resultLine();
+    // Only what was changed here since the editor opened (or last saved) is sent, so a change
+    // someone else made meanwhile is not undone.
+    const selects = () => [privacy, ...this.editor.querySelectorAll("select[data-setting]")];
+    const baseline = () => {
+      for (const field of [name, description]) field.defaultValue = field.value;
+      for (const select of selects()) select.dataset.initial = select.value;
+    };
     const save = async (event) => {
       event.preventDefault();
-      const fresh = this.model.streams.get(streamId) ?? stream;
       const params = {};
-      if (name.value.trim() !== fresh.name) params.new_name = JSON.stringify(name.value.trim());
-      if (description.value !== (fresh.description ?? "")) {
+      if (name.value !== name.defaultValue) params.new_name = JSON.stringify(name.value.trim());
+      if (description.value !== description.defaultValue) {
         params.description = JSON.stringify(description.value);
       }
-      if (privacy.value !== privacyOf(fresh)) Object.assign(params, privacyParams(privacy.value));
+      if (privacy.value !== privacy.dataset.initial) Object.assign(params, privacyParams(privacy.value));
       for (const select of this.editor.querySelectorAll("select[data-setting]")) {
-        const setting = select.dataset.setting;
-        if (select.value === "custom" || Number(select.value) === fresh[setting]) continue;
-        params[setting] = { new: Number(select.value) };
+        if (select.value === select.dataset.initial || select.value === "custom") continue;
+        params[select.dataset.setting] = { new: Number(select.value) };
       }
       if (!Object.keys(params).length) {
         result.className = "org-result";
         result.textContent = "Nothing to save.";
         return;
       }
-      await run(result, () => patch(`/streams/${streamId}`, params));
+      if (await run(result, () => patch(`/streams/${streamId}`, params))) baseline();
     };
     this.editor.replaceChildren(
       el("form", { class: "org-form org-channel-editor", onsubmit: save }, [
@@ -172,6 +177,7 @@ export class ChannelsSection {
         result,
       ]),
     );
+    baseline();
     name.focus();
   }
 }

@@ -20,17 +20,28 @@ export class ProfileSection {
     this.rendered = el("div", { class: "rendered org-description", id: "org-rendered-description" });
     this.name = el("input", { id: "org-realm-name", required: true, maxlength: "40" });
     this.description = el("textarea", { id: "org-realm-description", rows: "4", maxlength: "1000" });
-    this.raw = undefined; // the Markdown this form last saved, when known
-    this.pending = undefined;
+    this.pending = undefined; // the Markdown this form saved, until its event comes back
     this.fill();
     const result = resultLine();
     const save = async (event) => {
       event.preventDefault();
-      this.pending = this.description.value;
-      const answer = await run(result, () =>
-        patch("/realm", { name: this.name.value, description: this.description.value }),
-      );
+      // Only what was changed here, so a change someone else made meanwhile is not undone.
+      const params = {};
+      if (this.name.value !== this.name.defaultValue) params.name = this.name.value;
+      if (this.description.value !== this.description.defaultValue) {
+        params.description = this.pending = this.description.value;
+      }
+      if (!Object.keys(params).length) {
+        result.className = "org-result";
+        result.textContent = "Nothing to save.";
+        return;
+      }
+      const answer = await run(result, () => patch("/realm", params));
       if (!answer) this.pending = undefined;
+      else {
+        this.name.defaultValue = this.name.value;
+        this.description.defaultValue = this.description.value;
+      }
     };
     this.node = el("section", { "aria-labelledby": "org-profile-title" }, [
       el("h3", { id: "org-profile-title", text: "Organization profile" }),
@@ -49,12 +60,11 @@ export class ProfileSection {
   // this form saved it (the server sends the rendered HTML), otherwise its text stands in.
   fill() {
     const realm = this.model.realm;
-    if (realm.name !== this.shownName) this.name.value = realm.name;
+    if (realm.name !== this.shownName) this.name.value = this.name.defaultValue = realm.name;
     this.shownName = realm.name;
     if (realm.description !== this.shown) {
-      this.raw = this.pending;
+      this.description.value = this.description.defaultValue = this.pending ?? textOf(realm.description);
       this.pending = undefined;
-      this.description.value = this.raw ?? textOf(realm.description);
     }
     this.shown = realm.description;
   }
