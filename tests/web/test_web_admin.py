@@ -159,6 +159,13 @@ def test_roles_change_and_people_are_deactivated_and_reactivated(
     page.set_viewport_size(PHONE)
     page.fill("#org-users-filter", "")
     shot(page, tmp_path, "org-users-phone-dark")
+    # No longer an administrator: the area closes and its button goes, live; the server
+    # refuses a member anyway.
+    owner.ok("PATCH", f"/users/{admin.user_id}", role=400)  # type: ignore[attr-defined]
+    expect(page.locator("#organization")).to_be_hidden()
+    expect(page.locator("#org-button")).to_be_hidden()
+    refused = admin.post("/invites/multiuse", invite_expires_in_minutes=60)
+    assert refused.status_code == 400 and refused.json()["result"] == "error"
 
 
 def test_a_channel_is_created_renamed_live_for_a_member_restricted_and_archived(
