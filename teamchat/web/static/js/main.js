@@ -11,6 +11,7 @@ import { renderLeft } from "./views/left.js";
 import { MessageList } from "./views/messages.js";
 import { renderPeople } from "./views/people.js";
 import { notifyMessage } from "./views/notify.js";
+import { OrgArea } from "./views/org.js";
 import { openSettings, refreshSettings } from "./views/settings.js";
 import { TypingSender, TypingShown } from "./views/typing.js";
 import { openProfileCard, refreshProfileCard } from "./views/profile_card.js";
@@ -43,6 +44,7 @@ class App {
     this.narrow = hashToNarrow(location.hash);
     this.list = null;
     this.compose = null;
+    this.org = new OrgArea();
   }
 
   async start() {
@@ -92,6 +94,7 @@ class App {
     this.state = fresh;
     this.presence = new Presence(registered);
     this.typing = new TypingShown(fresh.myId);
+    this.org.load(registered);
     if (this.compose) this.compose.state = fresh;
     this.info = new UserInfo(registered);
     this.applyTheme();
@@ -217,6 +220,12 @@ class App {
       if (event.type === "subscription" || event.type === "realm_user") {
         this.compose.refreshOptions(this.narrow);
       }
+    }
+    this.org.apply(events);
+    if (events.some((event) => event.type === "stream" || event.type === "realm")) {
+      this.state.realmName = this.org.model.realm.name;
+      $("narrow-title").textContent = this.title(this.narrow);
+      this.compose.refreshOptions(this.narrow);
     }
     if (left) this.drawLeft();
     if (people) {
