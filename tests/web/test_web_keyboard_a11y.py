@@ -9,8 +9,11 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+import httpx
 from playwright.sync_api import Browser, Page, expect
 
+from tests.conftest import TEST_PASSWORD
+from tests.support import web
 from tests.support.api import Api
 from tests.support.axe import axe_script
 from tests.support.browser import DESKTOP, PHONE, log_in, message_with, subscribe
@@ -235,3 +238,38 @@ def test_first_load_is_compressed_cached_and_under_200_kb(
         assert vary == "Accept-Encoding", url
         assert cache is not None and "immutable" in cache, url
     assert all(e["name"] in encodings for e in entries if e["name"] != page.url)
+
+
+def test_assets_are_gzipped_only_when_the_browser_accepts_it(
+    server: ServerProcess,
+    make_user,  # type: ignore[no-untyped-def]
+) -> None:
+    person = make_user("Encoding Tester")
+    with web.browser(server.url) as session:
+        assert web.log_in(session, person.email, TEST_PASSWORD).status_code == 303
+        shell = session.get("/").text
+    css = re.search(r'href="(/static/[0-9a-f]+/app\.css)"', shell)
+    assert css, shell
+    with httpx.Client(base_url=server.url, timeout=30) as plain:
+        original = plain.get(css.group(1), headers={"Accept-Encoding": "identity"})
+        assert original.status_code == 200 and "content-encoding" not in original.headers
+        cases = {
+            "gzip, deflate, br, zstd": "gzip",  # what Chromium sends
+            "br;q=1.0, gzip;q=0.5": "gzip",
+            "*": "gzip",
+            "GZIP": "gzip",
+            "gzip;q=0": None,
+            "*;q=0.1, gzip;q=0": None,
+            "br": None,  # no brotli encoder in the standard library
+            "deflate": None,
+            "gzip;q=nonsense": None,
+        }
+        for accept, expected in cases.items():
+            response = plain.get(css.group(1), headers={"Accept-Encoding": accept})
+            assert response.status_code == 200, accept
+            assert response.headers.get("content-encoding") == expected, accept
+            assert response.headers["vary"] == "Accept-Encoding", accept
+            assert "immutable" in response.headers["cache-control"], accept
+            assert response.content == original.content, accept  # decoded by httpx
+            if expected:
+                assert int(response.headers["content-length"]) < len(original.content) / 2
