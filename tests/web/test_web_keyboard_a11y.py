@@ -81,6 +81,9 @@ def test_keys_select_reply_jump_to_unread_and_show_the_cheat_sheet(
     # A live message does not lose the selection or the focus.
     bob.ok("POST", "/messages", type="stream", to=stream_id, topic="logo", content="One more")
     expect(message_with(page, "One more")).to_be_visible()
+    expect(page.locator("#announce")).to_have_text(
+        re.compile(r"^Bob Builder in # .* \u203a logo: One more$")
+    )
     expect(selected).to_contain_text("dark theme too")
     expect(selected).to_be_focused()
 
@@ -128,9 +131,25 @@ def test_keys_select_reply_jump_to_unread_and_show_the_cheat_sheet(
     page.keyboard.press("Escape")
     expect(sheet).to_be_hidden()
     assert page.evaluate("document.activeElement.id") == focused_before
-    # Every control shows where the focus is.
-    outline = page.evaluate("getComputedStyle(document.activeElement).outlineStyle")
-    assert outline not in ("", "none"), outline
+    # The settings dialog gives the focus back too.
+    page.keyboard.press("Enter")
+    expect(page.get_by_role("dialog", name="Settings")).to_be_visible()
+    page.keyboard.press("Escape")
+    expect(page.locator("#settings-button")).to_be_focused()
+    # Every control on the way through the page shows where the focus is.
+    page.locator("#search-input").focus()
+    seen = set()
+    for _ in range(25):
+        page.keyboard.press("Tab")
+        focused = page.evaluate(
+            "(() => { const e = document.activeElement, s = getComputedStyle(e);"
+            " return [e.tagName + '#' + e.id + '.' + e.className + ' '"
+            " + (e.textContent || '').slice(0, 20),"
+            " s.outlineStyle, s.outlineWidth]; })()"
+        )
+        seen.add(focused[0])
+        assert focused[1] != "none" and focused[2] != "0px", focused
+    assert len(seen) > 15, seen
 
 
 def _axe_violations(page: Page, script: str) -> list[dict[str, Any]]:
@@ -181,8 +200,11 @@ def test_axe_finds_no_serious_problems_on_the_main_views(
             if viewport is PHONE:
                 page.click("#menu-toggle")
                 expect(page.locator("#left")).to_be_visible()
+                expect(page.locator("#left a").first).to_be_focused()  # the focus goes in
                 check(f"menu-{tag}", page)
                 page.keyboard.press("Escape")
+                expect(page.locator("#left")).to_be_hidden()
+                expect(page.locator("#menu-toggle")).to_be_focused()  # and comes back
             page.click("#settings-button")
             expect(page.get_by_role("dialog", name="Settings")).to_be_visible()
             check(f"settings-{tag}", page)

@@ -26,6 +26,10 @@ export class Keyboard {
       if (article) this.select(Number(article.dataset.id), false);
     });
     window.addEventListener("hashchange", () => this.select(null));
+    // The phone menu, opened: the focus goes into it.
+    $("menu-toggle").addEventListener("click", () => {
+      if (document.body.classList.contains("menu-open")) $("left").querySelector("a")?.focus();
+    });
     this.selectionFocused = false;
     document.addEventListener("focusin", (event) => {
       this.selectionFocused = Boolean(event.target.matches?.("article.message.selected"));
@@ -54,7 +58,10 @@ export class Keyboard {
         target.blur();
         return app.toggleMenu(false);
       case "escape":
-        if (document.body.classList.contains("menu-open")) return app.toggleMenu(false);
+        if (document.body.classList.contains("menu-open")) {
+          app.toggleMenu(false);
+          return $("menu-toggle").focus(); // the focus was in the menu, now hidden
+        }
         if (this.selectedId !== null) return this.select(null);
         if (app.narrow.kind !== "all") location.hash = narrowToHash({ kind: "all" }, app.lookup());
         return undefined;
