@@ -39,6 +39,7 @@ export class Keyboard {
   }
 
   onKey(event) {
+    if (event.defaultPrevented) return; // handled where it happened (an editor, a popover)
     const target = event.target;
     const where = {
       inField: Boolean(target.closest?.("input, textarea, select, [contenteditable]")),
