@@ -6,7 +6,9 @@ import { EventLoop, register } from "./events.js";
 import { hashToNarrow, narrowToHash } from "./narrow.js";
 import { Presence, startHeartbeat } from "./presence.js";
 import { State } from "./state.js";
+import { announceMessage, keepFocusAcross } from "./views/a11y.js";
 import { Compose } from "./views/compose.js";
+import { Keyboard } from "./views/keyboard.js";
 import { renderLeft } from "./views/left.js";
 import { MessageList } from "./views/messages.js";
 import { renderPeople } from "./views/people.js";
@@ -76,7 +78,8 @@ class App {
       if (event.target.closest("a")) this.toggleMenu(false);
     });
     this.drawPeople();
-    document.addEventListener("keydown", (event) => this.shortcut(event));
+    this.keyboard = new Keyboard(this);
+    keepFocusAcross($("settings"));
     await this.route();
     this.loop = new EventLoop(this.state.queueId, this.state.lastEventId, {
       onEvents: (events) => this.applyEvents(events),
@@ -207,6 +210,7 @@ class App {
       if (event.type === "message") {
         this.compose.onMessage(event);
         if (this.info.settings.enable_desktop_notifications !== false) notifyMessage(event, this.state);
+        announceMessage(event, this.state);
         this.typing.apply({ ...event, op: "stop", ...typingOf(event.message) });
       } else if (event.type === "presence") {
         this.presence.apply(event);
@@ -260,25 +264,6 @@ class App {
   failed(error) {
     if (error instanceof ApiError && error.status === 401) location.assign("/login/");
     else this.status(error.message, true);
-  }
-
-  // Zulip's common keys: / search, c compose in this conversation, x a direct message,
-  // Esc leaves a field (and closes the phone menu).
-  shortcut(event) {
-    if (event.ctrlKey || event.metaKey || event.altKey) return;
-    const inField = event.target.closest?.("input, textarea, select, dialog");
-    if (event.key === "Escape") {
-      if (inField && !event.target.closest("dialog")) event.target.blur();
-      this.toggleMenu(false);
-      return;
-    }
-    if (inField) return;
-    const focus = { "/": "search-input", c: "compose-content", x: "compose-to" }[event.key];
-    if (!focus) return;
-    event.preventDefault();
-    if (event.key === "c" && this.narrow.kind === "channel" && this.narrow.topic === undefined) {
-      $("compose-topic").focus();
-    } else $(focus).focus();
   }
 
   toggleMenu(open) {
