@@ -81,7 +81,7 @@ export class ComposeTools {
     });
 
     if (this.wiredForm !== form) this.wire(form);
-    const picker = el("input", { type: "file", multiple: true, class: "visually-hidden", tabindex: -1, id: "compose-file" });
+    const picker = el("input", { type: "file", multiple: true, class: "visually-hidden", tabindex: -1, id: "compose-file", "aria-label": "Files to attach" });
     picker.addEventListener("change", () => {
       this.uploads.add([...picker.files]);
       picker.value = "";
