@@ -7,7 +7,11 @@ starts `teamchat serve` on it, then measures through the HTTP API:
 - POST /messages throughput with several concurrent clients.
 
 Usage: python scripts/bench_messages.py [--messages 1000000] [--users 40] [--channels 20]
-                                        [--secs 10] [--clients 4]
+                                        [--secs 10] [--clients 4] [--db PATH] [--no-sends]
+
+With --db PATH the filled database is kept at PATH (its layout beside it, PATH.layout.json)
+and reused by later runs with the same --db, after applying any new migrations; it is
+copied first so the measured server never changes the kept file (sends add messages).
 """
 
 from __future__ import annotations
@@ -16,6 +20,7 @@ import argparse
 import asyncio
 import os
 import random
+import shutil
 import statistics
 import subprocess
 import sys
@@ -275,9 +280,15 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=7)
     parser.add_argument("--secs", type=float, default=10)
     parser.add_argument("--clients", type=int, default=4)
+    parser.add_argument("--db", type=Path, default=None, help="keep and reuse the filled database")
+    parser.add_argument("--no-sends", action="store_true", help="measure only the narrows")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
         db = Path(tmp) / "teamchat.db"
+
+        async def migrate_kept() -> None:
+            rt = await Runtime.open_offline(Settings(db_path=args.db))
+            await rt.close()
 
         async def setup() -> Layout:
             rt = await Runtime.open_offline(Settings(db_path=db))
@@ -292,7 +303,16 @@ def main() -> None:
             finally:
                 await rt.close()
 
-        layout = asyncio.run(setup())
+        kept = args.db.with_name(args.db.name + ".layout.json") if args.db else None
+        if kept is not None and kept.exists():
+            layout = msgspec.json.decode(kept.read_bytes(), type=Layout)
+            asyncio.run(migrate_kept())  # a new index is built here, not in the timed server
+            shutil.copyfile(args.db, db)
+        else:
+            layout = asyncio.run(setup())
+            if kept is not None:
+                shutil.copyfile(db, args.db)
+                kept.write_bytes(msgspec.json.encode(layout))
         print(f"database: {db.stat().st_size / 1e6:.0f} MB")
         port = free_port()
         env = {**os.environ, "TEAMCHAT_API_RATE_LIMIT": "0", "TEAMCHAT_LOG_LEVEL": "warning"}
@@ -309,7 +329,8 @@ def main() -> None:
                 except httpx.HTTPError:
                     time.sleep(0.1)
             measure_narrows(base, layout, args.runs)
-            measure_sends(base, layout, args.secs, args.clients)
+            if not args.no_sends:
+                measure_sends(base, layout, args.secs, args.clients)
         finally:
             server.terminate()
             server.wait(15)

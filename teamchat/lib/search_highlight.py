@@ -9,6 +9,7 @@ entity), and in the HTML-escaped topic.
 
 from __future__ import annotations
 
+import functools
 import html
 import re
 import unicodedata
@@ -32,6 +33,8 @@ def fold(word: str) -> str:
     return "".join(ch for ch in decomposed if not unicodedata.combining(ch))
 
 
+# Words repeat (Zipf): a page of results stems a few hundred distinct words, not thousands.
+@functools.lru_cache(maxsize=65536)
 def stem(word: str) -> str:
     return str(_STEMMER.stemWord(fold(word)))
 
