@@ -190,21 +190,38 @@ async def fill_messages(rt: Runtime, layout: Layout, count: int) -> None:
     print()
 
 
-def timed_get(client: httpx.Client, params: dict[str, object], runs: int) -> tuple[float, int]:
-    """(median milliseconds, messages returned) for GET /messages."""
+def server_cpu_ns(pid: int) -> int:
+    """CPU time the server's threads have used, in ns (Linux schedstat; 0 elsewhere)."""
+    total = 0
+    for task in Path(f"/proc/{pid}/task").glob("*"):
+        try:
+            total += int((task / "schedstat").read_text().split()[0])
+        except (OSError, ValueError, IndexError):
+            continue
+    return total
+
+
+def timed_get(
+    client: httpx.Client, params: dict[str, object], runs: int, pid: int
+) -> tuple[float, float, int]:
+    """(median ms, server CPU ms per request, messages returned) for GET /messages."""
     encoded = {k: v if isinstance(v, str) else msgspec.json.encode(v).decode()
                for k, v in params.items()}  # fmt: skip
     times, returned = [], 0
+    cpu_before = server_cpu_ns(pid)
     for _ in range(runs):
         started = time.perf_counter()
         body = client.get("/messages", params=encoded).json()
         times.append((time.perf_counter() - started) * 1000)
         assert body["result"] == "success", body
         returned = len(body["messages"])
-    return statistics.median(times), returned
+    cpu = (server_cpu_ns(pid) - cpu_before) / runs / 1e6
+    return statistics.median(times), cpu, returned
 
 
-def measure_narrows(base: str, layout: Layout, runs: int) -> None:
+def measure_narrows(base: str, layout: Layout, runs: int, pid: int) -> None:
+    """Median wall time of each narrow, and the server's CPU per request (which a busy
+    machine inflates much less than the wall time)."""
     _, email, key = layout.users[0]
     stream_id = layout.channels[0][0]
     other = layout.dm_recipients[0][1][1]
@@ -222,17 +239,20 @@ def measure_narrows(base: str, layout: Layout, runs: int) -> None:
                              {"operator": "search", "operand": "coffee"}],
     }  # fmt: skip
     with httpx.Client(base_url=f"{base}/api/v1", auth=(email, key), timeout=60) as client:
-        print(f"{'narrow':<20} {'newest (ms)':>12} {'n':>4} {'deep (ms)':>10} {'n':>4}")
+        client.get("/messages", params={"anchor": "newest"})  # warm up the server
+        print(f"{'narrow':<20} {'newest (ms)':>12} {'cpu':>5} {'n':>4}"
+              f" {'deep (ms)':>10} {'cpu':>5} {'n':>4}")  # fmt: skip
         for label, narrow in narrows.items():
-            newest, n1 = timed_get(
+            newest, cpu1, n1 = timed_get(
                 client, {"anchor": "newest", "num_before": 50, "num_after": 0, "narrow": narrow},
-                runs,
+                runs, pid,
             )  # fmt: skip
-            deep, n2 = timed_get(
+            deep, cpu2, n2 = timed_get(
                 client, {"anchor": 200000, "num_before": 50, "num_after": 50, "narrow": narrow},
-                runs,
+                runs, pid,
             )  # fmt: skip
-            print(f"{label:<20} {newest:>12.1f} {n1:>4} {deep:>10.1f} {n2:>4}")
+            print(f"{label:<20} {newest:>12.1f} {cpu1:>5.1f} {n1:>4}"
+                  f" {deep:>10.1f} {cpu2:>5.1f} {n2:>4}")  # fmt: skip
 
 
 def measure_sends(base: str, layout: Layout, secs: float, clients: int) -> None:
@@ -328,7 +348,11 @@ def main() -> None:
                     break
                 except httpx.HTTPError:
                     time.sleep(0.1)
-            measure_narrows(base, layout, args.runs)
+            load = os.getloadavg()[0]
+            if load > (os.cpu_count() or 1) * 0.75:
+                print(f"note: the machine is busy (load average {load:.1f}); wall times are noisy")
+            measure_narrows(base, layout, args.runs, server.pid)
+            print(f"load average after: {os.getloadavg()[0]:.1f}")
             if not args.no_sends:
                 measure_sends(base, layout, args.secs, args.clients)
         finally:

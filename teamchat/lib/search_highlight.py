@@ -44,9 +44,9 @@ def search_stems(operands: Iterable[str]) -> frozenset[str]:
     return frozenset(stem(word) for text in operands for word in _WORD.findall(text))
 
 
-def _mark(text: str, stems: frozenset[str]) -> str:
+def _mark(text: str, matching: set[str]) -> str:
     return _WORD.sub(
-        lambda m: f"{OPEN}{m.group()}{CLOSE}" if stem(m.group()) in stems else m.group(), text
+        lambda m: f"{OPEN}{m.group()}{CLOSE}" if m.group() in matching else m.group(), text
     )
 
 
@@ -54,9 +54,13 @@ def highlight_html(rendered: str, stems: frozenset[str]) -> str:
     """Rendered message HTML with the matching words of its text highlighted."""
     if not stems:
         return rendered
+    # The words (tags included: cheaper than splitting first) that match, each stemmed once.
+    matching = {word for word in set(_WORD.findall(rendered)) if stem(word) in stems}
+    if not matching:
+        return rendered
     pieces = _MARKUP.split(rendered)
     return "".join(
-        piece if index % 2 else _mark(piece, stems) for index, piece in enumerate(pieces)
+        piece if index % 2 else _mark(piece, matching) for index, piece in enumerate(pieces)
     )
 
 
