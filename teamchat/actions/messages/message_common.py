@@ -125,8 +125,9 @@ async def has_stream_message_access(
 
 async def message_extras(conn: Conn, rows: Sequence[MessageRow]) -> dict[int, MessageExtras]:
     """Senders, channel names, participants, reactions and topic links of the messages."""
-    stream_ids = {r.stream_id for r in rows if r.stream_id is not None}
-    streams = {s.id: s for s in await stream_store.list_streams(conn, stream_ids=stream_ids)}
+    names = await stream_store.stream_names(
+        conn, {r.stream_id for r in rows if r.stream_id is not None}
+    )
     participants = await message_store.dm_participants(
         conn, {r.recipient_id for r in rows if r.stream_id is None}
     )
@@ -142,7 +143,7 @@ async def message_extras(conn: Conn, rows: Sequence[MessageRow]) -> dict[int, Me
     return {
         row.id: MessageExtras(
             sender=users[row.sender_id],
-            stream_name=streams[row.stream_id].name if row.stream_id is not None else None,
+            stream_name=names[row.stream_id] if row.stream_id is not None else None,
             participants=[users[u] for u in participants.get(row.recipient_id, [])],
             reactions=reactions.get(row.id, []),
             topic_links=links[row.topic] if row.stream_id is not None else [],
