@@ -42,6 +42,7 @@ from teamchat.lib.passwords import random_api_key  # noqa: E402
 from teamchat.records import Role, StreamRow  # noqa: E402
 from teamchat.runtime import Runtime  # noqa: E402
 from teamchat.store import message_flags as flag_store  # noqa: E402
+from teamchat.store import message_search as search_store  # noqa: E402
 from teamchat.store import messages as message_store  # noqa: E402
 from teamchat.store import streams as stream_store  # noqa: E402
 from teamchat.store import subscriptions as sub_store  # noqa: E402
@@ -318,6 +319,7 @@ def main() -> None:
                 await fill_messages(rt, layout, args.messages)
                 print(f"  filled in {time.monotonic() - started:.0f} s")
                 async with rt.db.write() as tx:
+                    await search_store.optimize_index(tx)
                     await tx.execute("ANALYZE")
                 return layout
             finally:

@@ -12,7 +12,7 @@ import msgspec
 
 from teamchat.lib import flags as fl
 from teamchat.lib.messages import RESOLVED_TOPIC_PREFIX
-from teamchat.store.db import Conn
+from teamchat.store.db import Conn, Tx
 
 
 class Term(msgspec.Struct, frozen=True):
@@ -178,3 +178,9 @@ async def fetch_ids(
         tuple(params),
     )
     return [(int(r[0]), None if r[1] is None else int(r[1])) for r in rows]
+
+
+async def optimize_index(tx: Tx) -> None:
+    """Merge the search index into one segment (after a bulk load: every message inserted
+    in its own batch leaves segments that each search reads, newest-first most of all)."""
+    await tx.execute("INSERT INTO message_fts (message_fts) VALUES ('optimize')")
