@@ -44,10 +44,16 @@ def search_stems(operands: Iterable[str]) -> frozenset[str]:
     return frozenset(stem(word) for text in operands for word in _WORD.findall(text))
 
 
+# unicode61 tokens kept as the odd items of a split.
+_WORD_SPLIT = re.compile(r"([^\W_]+)")
+
+
 def _mark(text: str, matching: set[str]) -> str:
-    return _WORD.sub(
-        lambda m: f"{OPEN}{m.group()}{CLOSE}" if m.group() in matching else m.group(), text
-    )
+    parts = _WORD_SPLIT.split(text)
+    for index in range(1, len(parts), 2):
+        if parts[index] in matching:
+            parts[index] = f"{OPEN}{parts[index]}{CLOSE}"
+    return "".join(parts)
 
 
 def highlight_html(rendered: str, stems: frozenset[str]) -> str:
@@ -59,11 +65,13 @@ def highlight_html(rendered: str, stems: frozenset[str]) -> str:
     if not matching:
         return rendered
     pieces = _MARKUP.split(rendered)
-    return "".join(
-        piece if index % 2 else _mark(piece, matching) for index, piece in enumerate(pieces)
-    )
+    for index in range(0, len(pieces), 2):
+        pieces[index] = _mark(pieces[index], matching)
+    return "".join(pieces)
 
 
+# A page of results repeats its topics.
+@functools.lru_cache(maxsize=4096)
 def highlight_topic(topic: str, stems: frozenset[str]) -> str:
     """The topic, HTML-escaped, with its matching words highlighted."""
     return highlight_html(html.escape(topic), stems)
