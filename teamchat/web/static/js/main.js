@@ -22,6 +22,7 @@ import { UserInfo, themeClass } from "./user_info.js";
 
 const $ = (id) => document.getElementById(id);
 const THEME_KEY = "teamchat.theme";
+const SYSTEM_DARK = matchMedia("(prefers-color-scheme: dark)");
 
 // A sent message ends its sender's typing there: the typing event's shape for that message.
 function typingOf(message) {
@@ -41,8 +42,9 @@ class App {
       const stored = localStorage.getItem(THEME_KEY);
       this.applyTheme(stored === "theme-dark" || stored === "theme-light" ? stored : "");
     } catch {
-      // storage disabled
+      this.applyTheme(""); // storage disabled
     }
+    SYSTEM_DARK.addEventListener("change", () => this.applyTheme(this.themeChoice));
     this.state = null;
     this.narrow = hashToNarrow(location.hash);
     this.list = null;
@@ -108,12 +110,13 @@ class App {
     this.applyTheme();
   }
 
-  // Zulip's color_scheme: the page is light, dark, or follows the system (no class).
-  // The last choice is remembered in the browser so that a reload does not flash.
+  // Zulip's color_scheme: the page is light, dark, or follows the system ("": automatic,
+  // dark while the system prefers dark). The last choice is remembered in the browser so
+  // that a reload does not flash.
   applyTheme(name = themeClass(this.info.settings.color_scheme)) {
-    const root = document.documentElement;
-    root.classList.remove("theme-dark", "theme-light");
-    if (name) root.classList.add(name);
+    this.themeChoice = name;
+    const dark = name === "theme-dark" || (name === "" && SYSTEM_DARK.matches);
+    document.documentElement.classList.toggle("theme-dark", dark);
     try {
       localStorage.setItem(THEME_KEY, name);
     } catch {
