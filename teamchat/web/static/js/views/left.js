@@ -1,7 +1,7 @@
 // The left pane: the message views, subscribed channels with unread counts (the current
 // channel expanded to its topics, most recent first), direct message conversations.
 
-import { badge, el } from "../dom.js";
+import { badge, el, replaceKeepingFocus } from "../dom.js";
 import { channelHash, dmHash, narrowToHash, sameNarrow } from "../narrow.js";
 
 function link(href, label, count, current, extraClass = "") {
@@ -56,7 +56,8 @@ export function renderLeft(container, state, narrow) {
   const view = (kind, label, count) =>
     link(narrowToHash({ kind }, lookup), label, count, sameNarrow(narrow, { kind }), "view");
   const mentions = [...state.unread.mentions].filter((id) => state.unread.isUnread(id)).length;
-  container.replaceChildren(
+  replaceKeepingFocus(
+    container,
     el("ul", { class: "views" }, [
       view("all", "All messages", state.unread.count()),
       view("starred", "Starred messages", 0),

@@ -1,7 +1,7 @@
 // The people list: everyone in the organization with a presence dot (active, idle, offline,
 // also said in words for screen readers); clicking someone opens the conversation with them.
 
-import { el } from "../dom.js";
+import { el, replaceKeepingFocus } from "../dom.js";
 import { dmHash } from "../narrow.js";
 import { statusNode } from "./user_status.js";
 
@@ -25,5 +25,5 @@ export function renderPeople(container, state, presence, info) {
       ]),
     ]),
   );
-  container.replaceChildren(el("h2", { text: "People" }), el("ul", {}, items));
+  replaceKeepingFocus(container, el("h2", { text: "People" }), el("ul", {}, items));
 }
