@@ -14,7 +14,8 @@ Rows (medians of `--runs` runs of `--secs` seconds each):
 - send, 1 / 8 / 32 senders: msg/s and acknowledgement p50 / p99 (wrk --latency)
 - fan-out to N long-polling listeners, one sender at `--rate` msg/s: p50 / p99 send->receive
   (every message must reach every listener)
-- N idle registered queues: server RSS and server CPU per register
+- N idle registered queues (on a freshly started server): server RSS and server CPU per
+  register
 - idle RSS after start
 
 Usage: python scripts/bench_load.py [--runs 3] [--secs 10] [--listeners 10,100,1000]
@@ -426,6 +427,12 @@ def main() -> None:
                     f"p50 {p50:.1f} ms, p99 {p99:.1f} ms",
                     f"{got:,}/{expected:,} delivered; RSS after {peak:.0f} MiB",
                 ))  # fmt: skip
+            # Idle queues on a fresh server: the fan-out's listeners left theirs behind.
+            server.terminate()
+            server.wait(15)
+            port = free_port()
+            server = start_teamchat(db, port, workdir)
+            time.sleep(2)
             rss, cpu_ms = asyncio.run(idle_queues(port, world, args.queues, server.pid))
             rows.append((
                 f"{args.queues:,} idle queues", f"RSS {rss:.0f} MiB",
