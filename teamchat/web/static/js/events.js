@@ -21,6 +21,8 @@ const FETCH_EVENT_TYPES = [
   "realm",
   "presence",
   "recent_private_conversations",
+  "realm_emoji",
+  "realm_user_groups",
 ];
 
 export async function register() {

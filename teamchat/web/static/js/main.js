@@ -13,6 +13,8 @@ import { renderPeople } from "./views/people.js";
 import { notifyMessage } from "./views/notify.js";
 import { openSettings } from "./views/settings.js";
 import { TypingSender, TypingShown } from "./views/typing.js";
+import { applyExtrasEvent, loadExtras } from "./realm_extras.js";
+import { RecentView } from "./views/recent_view.js";
 
 const $ = (id) => document.getElementById(id);
 
@@ -79,6 +81,7 @@ class App {
     const fresh = new State(registered);
     if (this.state) fresh.topics = this.state.topics;
     this.state = fresh;
+    loadExtras(registered);
     this.presence = new Presence(registered);
     this.typing = new TypingShown(fresh.myId);
     if (this.compose) this.compose.state = fresh;
@@ -105,6 +108,8 @@ class App {
         return "Mentions";
       case "search":
         return `Search: ${narrow.text}`;
+      case "recent":
+        return "Recent conversations";
       default:
         return "All messages";
     }
@@ -117,7 +122,8 @@ class App {
     $("narrow-title").textContent = title;
     document.title = `${title} · ${this.state.realmName}`;
     this.list?.destroy();
-    this.list = new MessageList($("messages"), this.state, this.narrow, {
+    const View = this.narrow.kind === "recent" ? RecentView : MessageList;
+    this.list = new View($("messages"), this.state, this.narrow, {
       onError: (text) => this.status(text, true),
       onRead: () => this.drawLeft(),
     });
@@ -164,6 +170,7 @@ class App {
     let people = false;
     for (const event of events) {
       left = this.state.apply(event) || left;
+      applyExtrasEvent(event);
       this.list?.onEvent(event);
       if (event.type === "message") {
         this.compose.onMessage(event);

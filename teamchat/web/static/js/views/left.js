@@ -3,6 +3,8 @@
 
 import { badge, el } from "../dom.js";
 import { channelHash, dmHash, narrowToHash, sameNarrow } from "../narrow.js";
+import { notice } from "./popup_menu.js";
+import { topicMenuButton } from "./topic_menu.js";
 
 function link(href, label, count, current, extraClass = "") {
   return el("li", { class: `${extraClass}${current ? " current" : ""}` }, [
@@ -19,7 +21,11 @@ function topicList(state, streamId, narrow) {
   const items = topics.map((topic) => {
     const current = sameNarrow(narrow, { kind: "channel", streamId, topic });
     const href = channelHash(streamId, state.streamName(streamId), topic);
-    return link(href, topic || "(no topic)", state.unread.topicCount(streamId, topic), current, "topic");
+    const item = link(href, topic || "(no topic)", state.unread.topicCount(streamId, topic), current, "topic");
+    const messageId = state.topics.get(streamId).get(topic);
+    const menu = topicMenuButton(state, { streamId, topic, messageId }, (text) => notice(text, true));
+    if (menu) item.append(menu);
+    return item;
   });
   return el("ul", { class: "topics", "aria-label": `Topics in ${state.streamName(streamId)}` }, items);
 }
@@ -58,6 +64,7 @@ export function renderLeft(container, state, narrow) {
   const mentions = [...state.unread.mentions].filter((id) => state.unread.isUnread(id)).length;
   container.replaceChildren(
     el("ul", { class: "views" }, [
+      view("recent", "Recent conversations", 0),
       view("all", "All messages", state.unread.count()),
       view("starred", "Starred messages", 0),
       view("mentioned", "Mentions", mentions),

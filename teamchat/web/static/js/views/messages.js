@@ -9,6 +9,7 @@ import { layoutRows } from "../grouping.js";
 import { apiNarrow, channelHash, dmHash, dmUserIds, messageMatches } from "../narrow.js";
 import { actionsNode, editorNode } from "./message_actions.js";
 import { reactionsNode } from "./reactions.js";
+import { topicMenuButton } from "./topic_menu.js";
 
 const BATCH = 100;
 const READ_DELAY_MS = 400;
@@ -59,6 +60,8 @@ export class MessageList {
     this.messages = [];
     this.echoes = [];
     this.foundOldest = false;
+    this.foundNewest = true;
+    this.readingPaused = false; // after "mark as unread from here", until another narrow
     this.loadingOlder = false;
     this.pendingRead = new Set();
     this.editing = null; // {id, draft} while the person edits one of their messages
@@ -69,6 +72,7 @@ export class MessageList {
     });
     this.onScroll = () => {
       if (this.container.scrollTop < 300) this.loadOlder();
+      if (this.atBottom()) this.loadNewer();
     };
     this.onVisible = () => {
       if (document.visibilityState === "visible") this.observeUnread();
@@ -85,12 +89,12 @@ export class MessageList {
     this.flushRead();
   }
 
-  fetch(anchor, includeAnchor) {
+  fetch(anchor, includeAnchor, numBefore = BATCH, numAfter = 0) {
     return get("/messages", {
       anchor,
       include_anchor: includeAnchor,
-      num_before: BATCH,
-      num_after: 0,
+      num_before: numBefore,
+      num_after: numAfter,
       narrow: apiNarrow(this.narrow),
       apply_markdown: true,
       client_gravatar: false,
@@ -99,16 +103,50 @@ export class MessageList {
 
   async load() {
     this.container.replaceChildren(el("p", { class: "loading", text: "Loading messages…" }));
-    const body = await this.fetch("newest", true);
+    // Zulip opens a narrow at its first unread message (the newest when all are read).
+    const body = await this.fetch("first_unread", true, BATCH, BATCH);
     // Messages that arrived live while the fetch was on its way stay.
     const fetched = new Set(body.messages.map((m) => m.id));
     const live = this.messages.filter((m) => !fetched.has(m.id));
     this.messages = [...body.messages, ...live].sort((a, b) => a.id - b.id);
     this.foundOldest = body.found_oldest;
+    this.foundNewest = body.found_newest;
     this.render();
-    this.container.scrollTop = this.container.scrollHeight;
+    this.scrollToFirstUnread();
     if (!this.foundOldest && this.container.scrollHeight <= this.container.clientHeight) {
       await this.loadOlder();
+    }
+  }
+
+  // The first unread message at the top of the view (below its headers); else the bottom.
+  scrollToFirstUnread() {
+    const first = this.messages.find((m) => this.state.unread.isUnread(m.id));
+    const node = first && this.container.querySelector(`article.message[data-id="${first.id}"]`);
+    if (!node) {
+      this.container.scrollTop = this.container.scrollHeight;
+      return;
+    }
+    const above = node.previousElementSibling?.matches("h2.recipient") ? node.previousElementSibling : node;
+    this.container.scrollTop +=
+      above.getBoundingClientRect().top - this.container.getBoundingClientRect().top - 8;
+  }
+
+  // Opened at an unread message with more after it: the next batch as the person scrolls down.
+  async loadNewer() {
+    if (this.foundNewest || this.loadingNewer || !this.messages.length) return;
+    this.loadingNewer = true;
+    try {
+      const body = await this.fetch(this.messages[this.messages.length - 1].id, false, 0, BATCH);
+      const known = new Set(this.messages.map((m) => m.id));
+      this.messages = [...this.messages, ...body.messages.filter((m) => !known.has(m.id))];
+      this.foundNewest = body.found_newest;
+      const top = this.container.scrollTop;
+      this.render();
+      this.container.scrollTop = top;
+    } catch (error) {
+      this.actions.onError(`Could not load newer messages: ${error.message}`);
+    } finally {
+      this.loadingNewer = false;
     }
   }
 
@@ -178,6 +216,11 @@ export class MessageList {
           href: channelHash(message.stream_id, name, message.subject),
           text: message.subject || "(no topic)",
         }),
+        topicMenuButton(
+          state,
+          { streamId: message.stream_id, topic: message.subject, messageId: message.id },
+          (text) => this.actions.onError(text),
+        ),
       ]);
     }
     const ids = dmUserIds(message, state.myId);
@@ -256,7 +299,7 @@ export class MessageList {
   }
 
   seen(entries) {
-    if (document.visibilityState !== "visible") return;
+    if (document.visibilityState !== "visible" || this.readingPaused) return;
     const rootHeight = this.container.clientHeight;
     for (const entry of entries) {
       const visible =
@@ -309,6 +352,7 @@ export class MessageList {
 
   addLive(message, flags) {
     if (!messageMatches(this.narrow, message, flags, this.state.myId)) return;
+    if (!this.foundNewest) return; // fetched when the person scrolls down to it
     if (this.messages.some((m) => m.id === message.id)) return;
     message.flags = flags;
     this.messages.push(message);
