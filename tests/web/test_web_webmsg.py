@@ -120,7 +120,8 @@ def test_quote_copy_link_mark_unread_and_edit_history(
     message.get_by_role("button", name="More actions").click()
     page.get_by_role("menuitem", name="Quote and reply").click()
     expect(page).to_have_url(re.compile(rf"#narrow/channel/{stream_id}-.*/topic/menu$"))
-    link = f"{server.url}/#narrow/channel/{stream_id}-{channel.replace(' ', '-')}/topic/menu/near/{first}"
+    slug = channel.replace(" ", "-")
+    link = f"{server.url}/#narrow/channel/{stream_id}-{slug}/topic/menu/near/{first}"
     expected = (
         f"@_**Bob Api|{other.user_id}** [said]({link}):\n```quote\nFirst **bold** words\n```\n"
     )
