@@ -189,6 +189,7 @@ export class MessageList {
     if (this.foundOldest) nodes.push(el("p", { class: "history-start", text: "No older messages." }));
     else nodes.push(el("p", { class: "loading", text: "Scroll up for older messages" }));
     for (const row of layoutRows(this.messages)) nodes.push(this.rowNode(row));
+    if (!this.foundNewest) nodes.push(el("p", { class: "loading", text: "Scroll down for newer messages" }));
     if (!this.messages.length && !this.echoes.length) {
       nodes.push(el("p", { class: "empty", text: "No messages here yet." }));
     }
