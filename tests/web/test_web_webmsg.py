@@ -260,14 +260,15 @@ def test_move_and_resolve_topics_where_allowed(
         )
 
 
+IN_VIEW = (
+    "node => { const box = node.getBoundingClientRect();"
+    " const list = document.getElementById('messages').getBoundingClientRect();"
+    " return box.top >= list.top && box.bottom <= list.bottom; }"
+)
+
+
 def scrolled_into_view(page: Page, text: str) -> bool:
-    return bool(
-        message_with(page, text).evaluate(
-            "node => { const box = node.getBoundingClientRect();"
-            " const list = document.getElementById('messages').getBoundingClientRect();"
-            " return box.top >= list.top && box.bottom <= list.bottom; }"
-        )
-    )
+    return bool(message_with(page, text).evaluate(IN_VIEW))
 
 
 def test_opens_at_first_unread_and_recent_conversations_update_live(
@@ -286,7 +287,10 @@ def test_opens_at_first_unread_and_recent_conversations_update_live(
     log_in(page, server.url, person.email)
     page.goto(f"{server.url}/#narrow/channel/{stream_id}-x/topic/long")
     expect(message_with(page, "New line 0")).to_be_visible()
-    assert scrolled_into_view(page, "New line 0")
+    page.wait_for_function(
+        f"() => ({IN_VIEW})([...document.querySelectorAll('#messages article.message')]"
+        ".find((node) => node.textContent.includes('New line 0')))"
+    )
     assert not scrolled_into_view(page, "Old line 0")
     assert not scrolled_into_view(page, "New line 11")
 

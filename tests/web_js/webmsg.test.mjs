@@ -3,7 +3,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 
-import { FrequentEmoji, emojiList, searchEmoji } from "../../teamchat/web/static/js/emoji_data.js";
+import { FrequentEmoji, emojiChars, emojiList, searchEmoji } from "../../teamchat/web/static/js/emoji_data.js";
 import { messageUrl, nearHash, quoteText } from "../../teamchat/web/static/js/message_links.js";
 import { hashToNarrow, narrowToHash } from "../../teamchat/web/static/js/narrow.js";
 import { Permissions, inGroupSetting, toggledResolved } from "../../teamchat/web/static/js/permissions.js";
@@ -26,8 +26,16 @@ class Storage {
 
 test("emoji list: active custom emoji first, then Unicode by code point", () => {
   const list = emojiList(CODES, REALM);
-  assert.deepEqual(list.map((e) => e.name), ["party_parrot", "heart", "tada", "+1", "grinning"]);
+  assert.deepEqual(list.map((e) => e.name), ["party_parrot", "grinning", "tada", "+1", "heart"]);
   assert.deepEqual(list[0], { name: "party_parrot", aliases: [], code: "7", type: "realm_emoji", url: "/p.png" });
+});
+
+test("emoji characters: emoji presentation for older symbols and keycaps", () => {
+  assert.equal(emojiChars("1f44d"), "\u{1f44d}");
+  assert.equal(emojiChars("2764"), "\u2764\ufe0f");
+  assert.equal(emojiChars("0023-20e3"), "#\ufe0f\u20e3");
+  assert.equal(emojiChars("1f937-200d-2640"), "\u{1f937}\u200d\u2640");
+  assert.equal(emojiChars("zz"), null);
 });
 
 test("emoji search: exact, prefix, word prefix, then inside; aliases count; colons and spaces", () => {
@@ -36,7 +44,7 @@ test("emoji search: exact, prefix, word prefix, then inside; aliases count; colo
   assert.deepEqual(searchEmoji(list, "up").map((e) => e.name), ["+1"]);
   assert.deepEqual(searchEmoji(list, ":tada:").map((e) => e.name), ["tada"]);
   assert.deepEqual(searchEmoji(list, "thumbs up").map((e) => e.name), ["+1"]);
-  assert.deepEqual(searchEmoji(list, "h").map((e) => e.name), ["heart", "grinning", "+1"]);
+  assert.deepEqual(searchEmoji(list, "h").map((e) => e.name), ["grinning", "heart", "+1"]);
   assert.equal(searchEmoji(list, "parrot")[0].name, "party_parrot");
   assert.deepEqual(searchEmoji(list, "zzz"), []);
   assert.equal(searchEmoji(list, "  ").length, list.length);

@@ -6,7 +6,8 @@
 const RECENT_LIMIT = 60; // reactions remembered
 export const FREQUENT_SHOWN = 16;
 
-// [{name, aliases, code, type, url?}]: custom emoji first (by name), then Unicode by code point.
+// [{name, aliases, code, type, url?}]: custom emoji first (by name), then Unicode: faces first,
+// then people and pictographs, then the older symbols and keycaps, by code point within each.
 export function emojiList(codeToNames, realmEmoji = {}) {
   const custom = Object.values(realmEmoji)
     .filter((emoji) => !emoji.deactivated)
@@ -21,8 +22,32 @@ export function emojiList(codeToNames, realmEmoji = {}) {
   const unicode = Object.entries(codeToNames)
     .filter(([, names]) => names.length)
     .map(([code, names]) => ({ name: names[0], aliases: names.slice(1), code, type: "unicode_emoji" }))
-    .sort((a, b) => compareCodes(a.code, b.code));
+    .sort((a, b) => blockRank(a.code) - blockRank(b.code) || compareCodes(a.code, b.code));
   return [...custom, ...unicode];
+}
+
+const BLOCKS = [
+  [0x1f600, 0x1f64f], // emoticons
+  [0x1f900, 0x1faff], // supplemental symbols and pictographs
+  [0x1f300, 0x1f5ff], // miscellaneous symbols and pictographs
+  [0x1f680, 0x1f6ff], // transport and map
+  [0x1f000, 0x1ffff],
+];
+
+function blockRank(code) {
+  const first = parseInt(code.split("-")[0], 16);
+  const rank = BLOCKS.findIndex(([low, high]) => first >= low && first <= high);
+  return rank === -1 ? BLOCKS.length : rank;
+}
+
+// The characters to draw an emoji code with: U+FE0F (emoji presentation) after a lone older
+// symbol and inside keycaps, which the server's codes leave out.
+export function emojiChars(code) {
+  const points = code.split("-").map((hex) => parseInt(hex, 16));
+  if (points.some((point) => !Number.isInteger(point) || point < 0 || point > 0x10ffff)) return null;
+  if (points.length === 1 && points[0] < 0x1f000) points.push(0xfe0f);
+  else if (points.length === 2 && points[1] === 0x20e3) points.splice(1, 0, 0xfe0f);
+  return String.fromCodePoint(...points);
 }
 
 function compareCodes(a, b) {

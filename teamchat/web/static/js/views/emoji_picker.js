@@ -4,9 +4,8 @@
 
 import { del, post } from "../api.js";
 import { el } from "../dom.js";
-import { FrequentEmoji, emojiList, searchEmoji } from "../emoji_data.js";
+import { FrequentEmoji, emojiChars, emojiList, searchEmoji } from "../emoji_data.js";
 import { extras } from "../realm_extras.js";
-import { emojiText } from "./reactions.js";
 import { closePopup, placeBeside, showPopup } from "./popup_menu.js";
 
 let codeToNames = null; // the server's emoji data, fetched once
@@ -35,7 +34,7 @@ export function toggleReaction(message, emoji, myId) {
 
 function glyph(emoji) {
   if (emoji.type === "realm_emoji") return el("img", { src: emoji.url, alt: "", class: "custom-emoji" });
-  return emojiText({ reaction_type: emoji.type, emoji_code: emoji.code, emoji_name: emoji.name });
+  return emojiChars(emoji.code) ?? `:${emoji.name}:`;
 }
 
 let serial = 0;
