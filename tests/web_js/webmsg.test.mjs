@@ -34,7 +34,7 @@ test("emoji characters: emoji presentation for older symbols and keycaps", () =>
   assert.equal(emojiChars("1f44d"), "\u{1f44d}");
   assert.equal(emojiChars("2764"), "\u2764\ufe0f");
   assert.equal(emojiChars("0023-20e3"), "#\ufe0f\u20e3");
-  assert.equal(emojiChars("1f937-200d-2640"), "\u{1f937}\u200d\u2640");
+  assert.equal(emojiChars("1f937-200d-2640"), "\u{1f937}\u200d\u2640\ufe0f");
   assert.equal(emojiChars("zz"), null);
 });
 

@@ -40,14 +40,19 @@ function blockRank(code) {
   return rank === -1 ? BLOCKS.length : rank;
 }
 
-// The characters to draw an emoji code with: U+FE0F (emoji presentation) after a lone older
-// symbol and inside keycaps, which the server's codes leave out.
+// The characters to draw an emoji code with: U+FE0F (emoji presentation) after each older
+// symbol and keycap base, which the server's codes leave out (fully-qualified emoji again).
 export function emojiChars(code) {
   const points = code.split("-").map((hex) => parseInt(hex, 16));
   if (points.some((point) => !Number.isInteger(point) || point < 0 || point > 0x10ffff)) return null;
-  if (points.length === 1 && points[0] < 0x1f000) points.push(0xfe0f);
-  else if (points.length === 2 && points[1] === 0x20e3) points.splice(1, 0, 0xfe0f);
-  return String.fromCodePoint(...points);
+  const joiners = new Set([0x200d, 0x20e3, 0xfe0f]);
+  const chars = [];
+  points.forEach((point, i) => {
+    chars.push(point);
+    const older = point < 0x1f000 && !joiners.has(point) && (point >= 0xa9 || points[i + 1] === 0x20e3);
+    if (older && points[i + 1] !== 0xfe0f) chars.push(0xfe0f);
+  });
+  return String.fromCodePoint(...chars);
 }
 
 function compareCodes(a, b) {
