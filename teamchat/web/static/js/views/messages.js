@@ -82,6 +82,7 @@ export class MessageList {
   }
 
   destroy() {
+    this.destroyed = true; // a fetch still on its way must not draw over the next narrow
     this.observer.disconnect();
     this.container.removeEventListener("scroll", this.onScroll);
     document.removeEventListener("visibilitychange", this.onVisible);
@@ -105,6 +106,7 @@ export class MessageList {
     this.container.replaceChildren(el("p", { class: "loading", text: "Loading messages…" }));
     // Zulip opens a narrow at its first unread message (the newest when all are read).
     const body = await this.fetch("first_unread", true, BATCH, BATCH);
+    if (this.destroyed) return;
     // Messages that arrived live while the fetch was on its way stay.
     const fetched = new Set(body.messages.map((m) => m.id));
     const live = this.messages.filter((m) => !fetched.has(m.id));
@@ -137,6 +139,7 @@ export class MessageList {
     this.loadingNewer = true;
     try {
       const body = await this.fetch(this.messages[this.messages.length - 1].id, false, 0, BATCH);
+      if (this.destroyed) return;
       const known = new Set(this.messages.map((m) => m.id));
       this.messages = [...this.messages, ...body.messages.filter((m) => !known.has(m.id))];
       this.foundNewest = body.found_newest;
@@ -155,6 +158,7 @@ export class MessageList {
     this.loadingOlder = true;
     try {
       const body = await this.fetch(this.messages[0].id, false);
+      if (this.destroyed) return;
       const known = new Set(this.messages.map((m) => m.id));
       this.messages = [...body.messages.filter((m) => !known.has(m.id)), ...this.messages];
       this.foundOldest = body.found_oldest;

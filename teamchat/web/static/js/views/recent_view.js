@@ -31,7 +31,9 @@ export class RecentView {
     this.body = null;
   }
 
-  destroy() {}
+  destroy() {
+    this.destroyed = true;
+  }
 
   setEchoes() {}
 
@@ -45,6 +47,7 @@ export class RecentView {
       apply_markdown: false,
       client_gravatar: false,
     });
+    if (this.destroyed) return;
     for (const message of body.messages) this.messages.set(message.id, message);
     this.drawFrame();
   }
