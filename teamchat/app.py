@@ -47,6 +47,7 @@ from teamchat.errors import (
     ZulipError,
 )
 from teamchat.events.broker import cancel_task
+from teamchat.http import event_polls
 from teamchat.http.auth import json_to_api, provide_runtime, provide_user, route_takes
 from teamchat.http.params import Params
 from teamchat.lib.logsafe import escape_controls
@@ -146,6 +147,12 @@ class TeamchatLitestar(Litestar):
         send: Send | LifeSpanSend,
     ) -> None:
         if scope["type"] == "http":  # type: ignore[comparison-overlap]
+            if (
+                scope["path"] == event_polls.PATH
+                and scope.get("method") == "GET"
+                and await event_polls.answer_poll(self.state.rt, scope, send)  # type: ignore[arg-type]
+            ):
+                return
             scope = json_to_api(scope)
         await super().__call__(scope, receive, send)
 
@@ -179,6 +186,9 @@ def create_app(settings: Settings, rt: Runtime | None = None) -> Litestar:
         await watcher.open()
         feed = ChangeFeed(runtime)
         await feed.start()
+        # First caches (e.g. authentications) drop what another process may have changed,
+        # then the change log publishes its events to clients that may act on them.
+        watcher.add_listener(runtime.db.notice_other_writers)
         watcher.add_listener(feed.publish_new)
         await fail_interrupted_exports(runtime)
         watch_task = asyncio.create_task(watcher.run())

@@ -12,6 +12,7 @@ import msgspec
 from teamchat.config import Settings
 from teamchat.events.broker import EventBroker, RecordingBroker
 from teamchat.lib.ratelimit import RateLimiter
+from teamchat.records import UserRow
 from teamchat.store import change_log
 from teamchat.store.db import Database
 from teamchat.store.watcher import DataVersionWatcher
@@ -42,6 +43,9 @@ class Runtime:
             clock,
         )
 
+        # (API email, API key) -> (the store's users+realm version it was read at, the user):
+        # successful authentications only, see actions/people/auth.py.
+        self.auth_cache: dict[tuple[str, str], tuple[int, UserRow]] = {}
         # Work started by actions that outlives their request (outgoing webhooks).
         self.background: set[asyncio.Task[None]] = set()
 

@@ -227,6 +227,39 @@ def test_password_change_ends_the_session(session: httpx.Client, person: Api) ->
     )
 
 
+def test_password_change_in_the_browser_keeps_that_session_only(
+    server: ServerProcess, session: httpx.Client, person: Api
+) -> None:
+    with browser(server.url) as other_tab:
+        assert log_in(other_tab, str(person.email), TEST_PASSWORD).status_code == 303
+        wrong = session.patch(
+            "/json/settings",
+            data={"old_password": "not-it", "new_password": "a-new-password-2"},
+            headers=csrf(session),
+        )
+        assert_error(wrong, "Wrong password!")
+        assert_success(other_tab.get("/json/users/me"))  # nothing changed
+        changed = session.patch(
+            "/json/settings",
+            data={"old_password": TEST_PASSWORD, "new_password": "a-new-password-2"},
+            headers=csrf(session),
+        )
+        assert_success(changed)
+        assert_success(session.get("/json/users/me"))  # Zulip's update_session_auth_hash
+        assert other_tab.get("/json/users/me").status_code == 401  # every other session ended
+    anonymous = Api(server.url)
+    assert_error(
+        anonymous.post("/fetch_api_key", username=person.email, password=TEST_PASSWORD),
+        "Your username or password is incorrect",
+        "AUTHENTICATION_FAILED",
+        401,
+    )
+    assert_success(
+        anonymous.post("/fetch_api_key", username=person.email, password="a-new-password-2")
+    )
+    anonymous.close()
+
+
 def test_deactivation_ends_the_session(session: httpx.Client, person: Api, owner: Api) -> None:
     user_id = person.ok("GET", "/users/me")["user_id"]
     owner.ok("DELETE", f"/users/{user_id}")

@@ -54,8 +54,9 @@ async def do_register(
 
 async def get_events(
     rt: Runtime, user: UserRow, queue_id: str, last_event_id: int | None, *, dont_block: bool
-) -> list[JsonDict]:
-    """Events newer than `last_event_id`, waiting (long-poll) when there are none yet."""
+) -> list[bytes]:
+    """Events newer than `last_event_id` as JSON objects, waiting (long-poll) when there are
+    none yet."""
     queue = rt.broker.access(queue_id, user.id)
     return await rt.broker.get_events(queue, last_event_id, dont_block=dont_block)
 

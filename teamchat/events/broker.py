@@ -16,10 +16,12 @@ from collections.abc import Callable, Iterable, Mapping
 import msgspec
 
 from teamchat.errors import BadEventQueueIdError
+from teamchat.events.internal import targets_queue
 from teamchat.events.queue import ClientCapabilities, EventQueue
 from teamchat.events.types import Event, JsonDict
 
 log = logging.getLogger(__name__)
+_encode = msgspec.json.Encoder().encode
 
 # Per-user extra fields merged into one recipient's copy (e.g. a message's flags).
 Audience = Iterable[int] | Mapping[int, JsonDict]
@@ -79,43 +81,60 @@ class EventBroker:
 
     # -- delivery ---------------------------------------------------------------------
     def publish(self, event: Event | JsonDict, audience: Audience) -> None:
-        """Append `event` to every live queue of the audience that accepts it. Never awaits."""
+        """Append `event` to every live queue of the audience that accepts it. Never awaits.
+
+        Whether a queue accepts an event, and its copy, depend only on the queue's declared
+        capabilities, the recipient's extras and whether the event targets that queue: each
+        distinct combination is decided and encoded once, and the bytes shared.
+        """
         payload = event if isinstance(event, dict) else msgspec.to_builtins(event)
         extras = audience if isinstance(audience, Mapping) else None
+        copies: dict[tuple[object, ...], bytes | None] = {}
         for user_id in audience:
             queues = self.queues_by_user.get(user_id)
             if not queues:
                 continue
             user_payload = payload
+            extra_key = b""
             if extras is not None and extras[user_id]:
+                extra_key = _encode(extras[user_id])
                 user_payload = {**payload, **extras[user_id]}
             for queue in queues:
-                if queue.accepts(user_payload):
-                    queue.push(user_payload)
+                key = (queue.caps, extra_key, targets_queue(payload, queue.queue_id))
+                if key in copies:
+                    body = copies[key]
+                else:
+                    body = queue.encode(user_payload) if queue.accepts(user_payload) else None
+                    copies[key] = body
+                if body is not None:
+                    queue.push_encoded(body)
 
     async def get_events(
         self, queue: EventQueue, last_event_id: int | None, *, dont_block: bool
-    ) -> list[JsonDict]:
-        """Acknowledge up to `last_event_id`, then return pending events or long-poll for one."""
+    ) -> list[bytes]:
+        """Acknowledge up to `last_event_id`, then return the pending events (JSON, see
+        EventQueue.wire_events) or long-poll for one."""
         if last_event_id is not None:
             queue.prune(last_event_id)
         queue.last_contact = self.clock()
         if queue.events or dont_block or self._closing:
-            return queue.contents()
+            return queue.wire_events()
         if queue.waiter is not None:
             queue.wake()  # a new request finishes the old one
-        waiter: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        loop = asyncio.get_running_loop()
+        waiter: asyncio.Future[None] = loop.create_future()
         queue.waiter = waiter
         timeout = self.heartbeat_secs + random.uniform(0, self.heartbeat_jitter_secs)
+        # A timer rather than wait_for: no task or shield per poll.
+        timer = loop.call_later(timeout, _heartbeat, queue, waiter)
         try:
-            await asyncio.wait_for(asyncio.shield(waiter), timeout)
-        except TimeoutError:
-            queue.push({"type": "heartbeat"})
+            await waiter
         finally:
+            timer.cancel()
             if queue.waiter is waiter:
                 queue.waiter = None
             queue.last_contact = self.clock()
-        return queue.contents()
+        return queue.wire_events()
 
     # -- lifecycle --------------------------------------------------------------------
     def collect_garbage(self) -> int:
@@ -138,6 +157,12 @@ class EventBroker:
         self._closing = True
         for queue in self.queues.values():
             queue.wake()
+
+
+def _heartbeat(queue: EventQueue, waiter: asyncio.Future[None]) -> None:
+    """A long-poll waited its time without an event: it ends with a heartbeat."""
+    if queue.waiter is waiter and not waiter.done():
+        queue.push({"type": "heartbeat"})  # wakes the waiter
 
 
 class NullBroker(EventBroker):

@@ -15,6 +15,8 @@ if TYPE_CHECKING:
     from teamchat.events.queue import EventQueue
 
 IF_CAPS = "_if_caps"
+# {"queue_id": ..., ...}: the one queue whose copy differs (the sender's: local_message_id).
+FOR_QUEUE = "_local"
 
 
 def caps_match(queue: EventQueue, event: JsonDict) -> bool:
@@ -28,3 +30,9 @@ def caps_match(queue: EventQueue, event: JsonDict) -> bool:
 def public_copy(event: JsonDict) -> JsonDict:
     """The event without its private keys."""
     return {key: value for key, value in event.items() if not key.startswith("_")}
+
+
+def targets_queue(event: JsonDict, queue_id: str) -> bool:
+    """Whether the event carries something for this queue alone (see FOR_QUEUE)."""
+    target = event.get(FOR_QUEUE)
+    return isinstance(target, dict) and target.get("queue_id") == queue_id

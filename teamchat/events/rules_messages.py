@@ -8,7 +8,7 @@ Queues registered with a narrow only get the messages that match it.
 
 from __future__ import annotations
 
-from teamchat.events.internal import IF_CAPS, caps_match, public_copy
+from teamchat.events.internal import FOR_QUEUE, IF_CAPS, caps_match, public_copy, targets_queue
 from teamchat.events.queue import ACCEPT_RULES, SHAPERS, EventQueue
 from teamchat.events.types import JsonDict
 from teamchat.lib.messages import display_topic
@@ -18,7 +18,7 @@ from teamchat.lib.narrow_match import message_matches
 RAW_CONTENT = "_raw_content"
 SENDER_GRAVATAR = "_sender_gravatar"
 EMAIL_VISIBLE = "_email_visible"
-LOCAL = "_local"
+LOCAL = FOR_QUEUE
 # The sender fields a viewer who may not access the sender sees instead ("Unknown user").
 SENDER_PLACEHOLDER = "_sender_placeholder"
 
@@ -49,9 +49,8 @@ def _shape_message(queue: EventQueue, event: JsonDict) -> JsonDict:
     if message["type"] == "stream":
         message["subject"] = display_topic(message["subject"], caps.empty_topic_name)
     shaped["message"] = message
-    local = event.get(LOCAL)
-    if isinstance(local, dict) and local.get("queue_id") == queue.queue_id:
-        shaped["local_message_id"] = local["local_id"]
+    if targets_queue(event, queue.queue_id):
+        shaped["local_message_id"] = event[LOCAL]["local_id"]  # type: ignore[index]
     return shaped
 
 

@@ -70,6 +70,11 @@ async def session_user(request: Request[Any, Any, Any], rt: Runtime) -> UserRow:
     return user
 
 
+def session_token(request: Request[Any, Any, Any]) -> str | None:
+    """The session cookie of a request made under /json (None for HTTP Basic requests)."""
+    return request.cookies.get(SESSION_COOKIE) if request.scope.get(_VIA_JSON) else None
+
+
 def check_csrf(sent: str | None, session: WebSessionRow) -> None:
     """Refuse a state change whose CSRF token is not the session's."""
     # zulip-compat: Django's CSRF reasons, in Zulip's CSRF_FAILED envelope.

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+import msgspec
 from litestar import Request
 
 from teamchat.actions import register
@@ -133,7 +134,7 @@ async def get_events(
     if not dont_block:
         request.scope["state"]["longpoll"] = True  # the access log marks long waits as such
     events = await register.get_events(rt, user, queue_id, last_event_id, dont_block=dont_block)
-    return params.success(events=events, queue_id=queue_id)
+    return params.success(events=[msgspec.Raw(event) for event in events], queue_id=queue_id)
 
 
 @delete("/events")

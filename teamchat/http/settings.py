@@ -10,6 +10,7 @@ from litestar import Request
 from teamchat.actions.org import permissions
 from teamchat.actions.people import email_change
 from teamchat.actions.people import user_settings as settings_actions
+from teamchat.http.auth import session_token
 from teamchat.http.params import Params, Parser, as_bool, as_int, as_str
 from teamchat.http.routing import patch
 from teamchat.http.urls import realm_url
@@ -44,6 +45,7 @@ async def update_settings(
         timezone=params.optional("timezone", as_str, None),
         old_password=params.optional("old_password", as_str, None),
         new_password=params.optional("new_password", as_str, None),
+        keep_session=session_token(request),
     )
     if new_email is not None:
         account_email = await email_change.check_start_email_change(

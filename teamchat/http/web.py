@@ -14,7 +14,7 @@ from teamchat.errors import ResourceNotFoundError
 from teamchat.http.routing import get
 from teamchat.http.web_login import current_session
 from teamchat.lib import web_pages
-from teamchat.lib.web_assets import web_assets
+from teamchat.lib.web_assets import accepts_gzip, web_assets
 from teamchat.runtime import Runtime
 
 _YEAR_SECS = 365 * 24 * 3600
@@ -46,7 +46,7 @@ async def web_asset(request: Request[Any, Any, Any], version: str, name: str) ->
         "Vary": "Accept-Encoding",
     }
     body = asset.content
-    if "gzip" in request.headers.get("accept-encoding", ""):
+    if accepts_gzip(request.headers.get("accept-encoding", "")):
         body = asset.gzipped
         headers["Content-Encoding"] = "gzip"
     return Response(body, media_type=asset.content_type, headers=headers)

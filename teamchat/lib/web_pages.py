@@ -70,7 +70,7 @@ def app_shell(
         '<div class="layout"><nav id="left" class="left" aria-label="Channels and conversations">'
         "</nav>"
         '<main class="center"><h1 id="narrow-title" class="narrow-title">All messages</h1>'
-        '<div id="messages" class="messages" aria-live="polite"></div>'
+        '<div id="messages" class="messages" role="region" aria-label="Messages"></div>'
         '<p id="typing" class="typing" aria-live="polite"></p>'
         '<form id="compose" class="compose" autocomplete="off"></form></main>'
         '<aside id="people" class="people" aria-label="People"></aside></div>'

@@ -11,6 +11,12 @@ IMMEDIATE that finds another process writing, and the COMMIT, which with
 transactions waiting for the writer run one after another in one transaction, each in its
 own SAVEPOINT (a body that fails rolls back only itself), then one COMMIT makes them all
 durable, and each caller resumes, hooks run in commit order, only after that COMMIT.
+
+Caches above the store ask `version(table)`: a number that grows after every COMMIT that
+changed one of the WATCHED tables (temporary triggers on the writer tell which) and after
+another process committed anything (`PRAGMA data_version` of the writer, polled by the
+server's watcher through `notice_other_writers`). A cached value read at version v is good
+while the version is still v.
 """
 
 from __future__ import annotations
@@ -31,6 +37,8 @@ from teamchat.store.migrations import (
 )
 
 BUSY_TIMEOUT_MS = 5000
+# Tables whose changes caches above the store depend on (see `Database.version`).
+WATCHED_TABLES = ("users", "realm")
 Params = tuple[object, ...] | dict[str, object]
 
 
@@ -111,6 +119,40 @@ class Database:
         self._idle_readers: asyncio.Queue[sqlite3.Connection] = asyncio.Queue()
         self._wait_thread = ThreadPoolExecutor(1, thread_name_prefix="teamchat-sqlite")
         self._committers: set[asyncio.Task[None]] = set()  # strong references while running
+        self._versions = dict.fromkeys(WATCHED_TABLES, 0)
+        self._changed: set[str] = set()  # watched tables written in the open batch
+        self._writer_data_version = 0
+
+    def version(self, table: str) -> int:
+        """Grows whenever committed data of a watched `table` may have changed."""
+        return self._versions[table]
+
+    def _note_change(self, table: str) -> None:
+        self._changed.add(table)
+
+    def _watch_tables(self, writer: sqlite3.Connection) -> None:
+        writer.create_function("teamchat_changed", 1, self._note_change)
+        for table in WATCHED_TABLES:
+            for op in ("INSERT", "UPDATE", "DELETE"):
+                writer.execute(
+                    f"CREATE TEMP TRIGGER IF NOT EXISTS changed_{table}_{op.lower()} AFTER {op}"
+                    f" ON main.{table} BEGIN SELECT teamchat_changed('{table}'); END"
+                )
+
+    async def notice_other_writers(self) -> bool:
+        """Whether another process committed since the last call; if so every watched
+        table's version grows (we cannot tell which it wrote). Waits behind a COMMIT."""
+        writer = self._writer
+        if writer is None:
+            return False
+        row = await self._in_thread(lambda: writer.execute("PRAGMA data_version").fetchone())
+        version = int(row[0])
+        if version == self._writer_data_version:
+            return False
+        self._writer_data_version = version
+        for table in self._versions:
+            self._versions[table] += 1
+        return True
 
     async def open(self) -> None:
         """Open connections, refuse a foreign database, apply pending migrations."""
@@ -122,6 +164,8 @@ class Database:
             writer.close()
             raise
         self._writer = writer
+        self._watch_tables(writer)
+        self._writer_data_version = int(writer.execute("PRAGMA data_version").fetchone()[0])
         for _ in range(self._reader_count):
             reader = connect(self.path, read_only=True)
             self._readers.append(reader)
@@ -208,6 +252,7 @@ class Database:
         async with self._write_lock:
             self._batch = None
             self._savepoints = 0
+            changed, self._changed = self._changed, set()
             try:
                 if not writer.in_transaction:
                     raise sqlite3.OperationalError("the transaction was rolled back")
@@ -215,12 +260,18 @@ class Database:
             except BaseException as exc:
                 if writer.in_transaction:
                     writer.execute("ROLLBACK")
+                self._bump(changed)  # the COMMIT may have happened before the failure
                 batch.committed.set_exception(exc)
                 batch.committed.exception()  # retrieved: callers may all have gone
                 return
+            self._bump(changed)
             for tx in batch.bodies:
                 tx.run_after_commit()  # committed: publish even if a request went away
             batch.committed.set_result(None)
+
+    def _bump(self, tables: set[str]) -> None:
+        for table in tables:
+            self._versions[table] += 1
 
     @asynccontextmanager
     async def writes_paused(self) -> AsyncIterator[None]:

@@ -33,3 +33,10 @@ async def delete_session(tx: Tx, key_hash: str) -> None:
 
 async def delete_expired(tx: Tx, now: float) -> None:
     await tx.execute("DELETE FROM web_session WHERE expires_at <= ?", (now,))
+
+
+async def update_fingerprint(tx: Tx, key_hash: str, user_id: int, fingerprint: str) -> None:
+    await tx.execute(
+        "UPDATE web_session SET auth_fingerprint = ? WHERE key_hash = ? AND user_id = ?",
+        (fingerprint, key_hash, user_id),
+    )

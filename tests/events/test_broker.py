@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import asyncio
 
+import msgspec
 import pytest
 
 from teamchat.errors import BadEventQueueIdError
+from teamchat.events import rules_messages  # noqa: F401 (the message shaper)
 from teamchat.events.broker import EventBroker
 from teamchat.events.queue import ClientCapabilities
 
@@ -42,6 +44,34 @@ async def test_per_user_extras_are_merged_into_each_copy() -> None:
     assert a.contents()[0]["flags"] == ["read"] and b.contents()[0]["flags"] == []
 
 
+async def test_each_distinct_copy_is_encoded_once_and_shared() -> None:
+    """A message to many: queues with the same capabilities and extras share one encoded
+    copy; other extras, other capabilities and the sender's own queue get theirs."""
+    broker = make_broker(FakeClock())
+    plain = [broker.allocate(uid, ClientCapabilities()) for uid in (1, 2, 3)]
+    markdown = broker.allocate(4, ClientCapabilities(apply_markdown=True))
+    sender = broker.allocate(5, ClientCapabilities())
+    message = {"id": 7, "type": "stream", "subject": "t", "content": "<p>hi</p>"}
+    event = {
+        "type": "message",
+        "message": message,
+        "_raw_content": "hi",
+        "_local": {"queue_id": sender.queue_id, "local_id": "9"},
+    }
+    extras = {1: {"flags": []}, 2: {"flags": []}, 3: {"flags": ["mentioned"]}, 4: {"flags": []}}
+    broker.publish(event, {**extras, 5: {"flags": []}})
+    bodies = [q.events[0][1] for q in (*plain, markdown, sender)]
+    assert bodies[0] is bodies[1]
+    assert len({id(body) for body in bodies}) == 4
+    one, two, three = (q.contents()[0] for q in plain)
+    assert one == two == {**three, "flags": []}
+    assert three["flags"] == ["mentioned"] and one["message"]["content"] == "hi"
+    assert markdown.contents()[0]["message"]["content"] == "<p>hi</p>"
+    mine = sender.contents()[0]
+    assert mine["local_message_id"] == "9" and "local_message_id" not in one
+    assert all(not key.startswith("_") for key in mine)
+
+
 async def test_event_types_filter() -> None:
     broker = make_broker(FakeClock())
     queue = broker.allocate(1, ClientCapabilities(event_types=frozenset({"message"})))
@@ -64,14 +94,14 @@ async def test_acknowledged_events_are_pruned() -> None:
     for n in range(3):
         broker.publish({"type": "custom", "n": n}, [1])
     events = await broker.get_events(queue, 1, dont_block=True)
-    assert [e["id"] for e in events] == [2]
+    assert [msgspec.json.decode(e)["id"] for e in events] == [2]
 
 
 async def test_idle_wait_ends_with_a_heartbeat() -> None:
     broker = make_broker(FakeClock())
     queue = broker.allocate(1, ClientCapabilities())
     events = await broker.get_events(queue, -1, dont_block=False)
-    assert events == [{"type": "heartbeat", "id": 0}]
+    assert [msgspec.json.decode(e) for e in events] == [{"type": "heartbeat", "id": 0}]
 
 
 async def test_a_new_poll_finishes_the_old_one() -> None:

@@ -4,6 +4,7 @@ a connection inside a transaction (which would fail every later BEGIN)."""
 from __future__ import annotations
 
 import asyncio
+import sqlite3
 from pathlib import Path
 
 from teamchat.store.db import Database
@@ -125,5 +126,38 @@ async def test_writes_return_only_after_commit(tmp_path: Path) -> None:
             return int(row[0]) if row else 0
 
         assert await asyncio.gather(*(write_then_read(n) for n in range(20))) == [1] * 20
+    finally:
+        await db.close()
+
+
+async def test_versions_grow_with_commits_that_change_watched_tables(tmp_path: Path) -> None:
+    """Caches trust `version(table)`: it grows after a COMMIT that wrote the table (ours, by
+    trigger) or after any commit of another process (`notice_other_writers`), and not else."""
+    db = Database(tmp_path / "v.db", readers=1)
+    await db.open()
+    try:
+        users, realm = db.version("users"), db.version("realm")
+        async with db.write() as tx:
+            await tx.execute("CREATE TABLE other (x)")
+            await tx.execute("INSERT INTO other VALUES (1)")
+        assert (db.version("users"), db.version("realm")) == (users, realm)
+        async with db.write() as tx:
+            await tx.execute(
+                "INSERT INTO realm (name, description, host, date_created) VALUES ('r', '', 'h', 0)"
+            )
+        assert db.version("realm") > realm and db.version("users") == users
+        realm = db.version("realm")
+        async with db.write() as tx:
+            await tx.execute("UPDATE realm SET name = 'renamed'")
+        assert db.version("realm") > realm
+        realm = db.version("realm")
+        assert not await db.notice_other_writers()
+        other = sqlite3.connect(tmp_path / "v.db")
+        other.execute("INSERT INTO other VALUES (2)")
+        other.commit()
+        other.close()
+        assert await db.notice_other_writers()
+        assert db.version("users") > users and db.version("realm") > realm
+        assert not await db.notice_other_writers()
     finally:
         await db.close()

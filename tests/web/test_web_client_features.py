@@ -116,7 +116,8 @@ def test_people_with_presence_and_typing_both_ways(
     expect(people.locator(f"li[data-user-id='{absent_id}']")).to_contain_text(
         "Zed Absent (offline)"
     )
-    bob.get_by_role("link").click()
+    bob.get_by_role("link").click()  # the profile card, which leads to the conversation
+    page.get_by_role("button", name="Send direct message").click()
     expect(page).to_have_url(re.compile(rf"#narrow/dm/{other.user_id}-Bob-Api$"))
 
     other.ok("POST", "/typing", op="start", type="direct", to=[person.user_id])

@@ -23,6 +23,9 @@ from teamchat.runtime import Runtime
 from teamchat.store import users as store_users
 
 _MAX_USERNAME_KEY_CHARS = 256
+# Cached successful API-key authentications (one per client credential in use); past this
+# many the cache starts over rather than grow without bound.
+_AUTH_CACHE_ENTRIES = 10_000
 
 
 @functools.cache
@@ -39,15 +42,36 @@ def _verify(user: UserRow | None, password: str) -> bool:
 
 async def authenticate_api_key(rt: Runtime, username: str, api_key: str) -> UserRow:
     """The active user whose API email (or real email) and key match, else a 401 error."""
-    async with rt.db.read() as conn:
-        await check_realm_active(conn)
-        user = await find_user_by_email(conn, username)
-    if user is None or not hmac.compare_digest(user.api_key.encode(), api_key.encode()):
-        raise InvalidAPIKeyError()
-    if not user.is_active:
-        raise UserDeactivatedError()
+    user = cached_api_user(rt, username, api_key)
+    if user is None:
+        version = _auth_version(rt)  # before reading: a change meanwhile makes it stale
+        async with rt.db.read() as conn:
+            await check_realm_active(conn)
+            user = await find_user_by_email(conn, username)
+        if user is None or not hmac.compare_digest(user.api_key.encode(), api_key.encode()):
+            raise InvalidAPIKeyError()
+        if not user.is_active:
+            raise UserDeactivatedError()
+        if len(rt.auth_cache) >= _AUTH_CACHE_ENTRIES:
+            rt.auth_cache.clear()
+        rt.auth_cache[(username, api_key)] = (version, user)
     check_api_rate_limit(rt, user)
     return user
+
+
+def cached_api_user(rt: Runtime, username: str, api_key: str) -> UserRow | None:
+    """The user these credentials authenticated last time, if nothing they depend on (their
+    user row, the realm) changed since; None means: authenticate through the database.
+    Without the rate limit check (the caller makes it)."""
+    cached = rt.auth_cache.get((username, api_key))
+    if cached is None or cached[0] != _auth_version(rt):
+        return None
+    return cached[1]
+
+
+def _auth_version(rt: Runtime) -> int:
+    # Both versions only grow, so their sum grows whenever either does.
+    return rt.db.version("users") + rt.db.version("realm")
 
 
 async def dev_fetch_api_key(rt: Runtime, username: str) -> UserRow:

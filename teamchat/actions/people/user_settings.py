@@ -15,7 +15,7 @@ from functools import cache
 
 from teamchat import store
 from teamchat.actions.org.permissions import require_realm_admin
-from teamchat.actions.people import presence
+from teamchat.actions.people import presence, web_sessions
 from teamchat.actions.people.auth import login_limit_key
 from teamchat.actions.people.setting_events import (
     publish_export_consent,
@@ -145,8 +145,11 @@ async def check_change_settings(
     timezone: str | None = None,
     old_password: str | None = None,
     new_password: str | None = None,
+    keep_session: str | None = None,
 ) -> None:
-    """PATCH /settings: validate everything first, then store it in one transaction."""
+    """PATCH /settings: validate everything first, then store it in one transaction.
+    `keep_session` is the cookie token of the browser session making the request: a new
+    password ends every other session, but not that one (Zulip's update_session_auth_hash)."""
     if user.is_bot:
         raise ZulipError("This endpoint does not accept bot requests.")
     check_setting_values(changes)
@@ -164,7 +167,13 @@ async def check_change_settings(
             if user.is_admin or not realm_settings.load(realm.settings_json).name_changes_disabled:
                 name = await check_full_name(conn, realm, full_name, user.id)
     await do_change_settings(
-        rt, user, changes, full_name=name, timezone=timezone, password_hash=password_hash
+        rt,
+        user,
+        changes,
+        full_name=name,
+        timezone=timezone,
+        password_hash=password_hash,
+        keep_session=keep_session,
     )
 
 
@@ -193,6 +202,7 @@ async def do_change_settings(
     full_name: str | None = None,
     timezone: str | None = None,
     password_hash: str | None = None,
+    keep_session: str | None = None,
 ) -> None:
     """Store changed settings with their events and side effects, in one transaction."""
     async with rt.db.write() as tx:
@@ -205,6 +215,8 @@ async def do_change_settings(
             await _apply_timezone(rt, tx, fresh, timezone)
         if password_hash is not None:
             await store.users.update_password_hash(tx, user.id, password_hash)
+            if keep_session is not None:
+                await web_sessions.keep_session(tx, keep_session, user.id, password_hash)
 
 
 async def apply_settings(

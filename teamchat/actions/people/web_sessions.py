@@ -17,6 +17,7 @@ from teamchat.records import UserRow, WebSessionRow
 from teamchat.runtime import Runtime
 from teamchat.store import users as store_users
 from teamchat.store import web_sessions as store_sessions
+from teamchat.store.db import Tx
 
 # zulip-compat: Django's SESSION_COOKIE_AGE in Zulip, two weeks.
 SESSION_AGE_SECS = 14 * 24 * 3600
@@ -27,7 +28,11 @@ def _sha256(text: str) -> str:
 
 
 def _fingerprint(user: UserRow) -> str:
-    return _sha256(user.password_hash or "")
+    return _password_fingerprint(user.password_hash)
+
+
+def _password_fingerprint(password_hash: str | None) -> str:
+    return _sha256(password_hash or "")
 
 
 async def do_create_session(rt: Runtime, user: UserRow) -> tuple[str, WebSessionRow]:
@@ -76,3 +81,11 @@ async def do_delete_session(rt: Runtime, token: str) -> None:
     """End the session of `token` (log out); nothing happens for an unknown token."""
     async with rt.db.write() as tx:
         await store_sessions.delete_session(tx, _sha256(token))
+
+
+async def keep_session(tx: Tx, token: str, user_id: int, password_hash: str) -> None:
+    """Inside the password change's transaction: the session of `token` (if it is
+    `user_id`'s) goes on with the new password; every other session of the user ends."""
+    await store_sessions.update_fingerprint(
+        tx, _sha256(token), user_id, _password_fingerprint(password_hash)
+    )

@@ -10,6 +10,7 @@ export const CLIENT_CAPABILITIES = {
   user_avatar_url_field_optional: false,
   stream_typing_notifications: true,
   user_settings_object: true,
+  linkifier_url_template: true,
 };
 
 // The initial state this client reads (every event type is still delivered).
@@ -21,8 +22,14 @@ const FETCH_EVENT_TYPES = [
   "realm",
   "presence",
   "recent_private_conversations",
-  "realm_emoji",
+  "user_settings",
+  "user_status",
+  "custom_profile_fields",
+  // The Organization area (views/org.js).
+  "stream",
   "realm_user_groups",
+  "realm_emoji",
+  "realm_linkifiers",
 ];
 
 export async function register() {

@@ -6,17 +6,23 @@ import { EventLoop, register } from "./events.js";
 import { hashToNarrow, narrowToHash } from "./narrow.js";
 import { Presence, startHeartbeat } from "./presence.js";
 import { State } from "./state.js";
+import { announceMessage, keepFocusAcross } from "./views/a11y.js";
 import { Compose } from "./views/compose.js";
+import { Keyboard } from "./views/keyboard.js";
 import { renderLeft } from "./views/left.js";
 import { MessageList } from "./views/messages.js";
 import { renderPeople } from "./views/people.js";
 import { notifyMessage } from "./views/notify.js";
-import { openSettings } from "./views/settings.js";
+import { OrgArea } from "./views/org.js";
+import { openSettings, refreshSettings } from "./views/settings.js";
 import { TypingSender, TypingShown } from "./views/typing.js";
+import { openProfileCard, refreshProfileCard } from "./views/profile_card.js";
+import { UserInfo, themeClass } from "./user_info.js";
 import { applyExtrasEvent, loadExtras } from "./realm_extras.js";
 import { RecentView } from "./views/recent_view.js";
 
 const $ = (id) => document.getElementById(id);
+const THEME_KEY = "teamchat.theme";
 
 // A sent message ends its sender's typing there: the typing event's shape for that message.
 function typingOf(message) {
@@ -32,10 +38,17 @@ function typingOf(message) {
 
 class App {
   constructor() {
+    try {
+      const stored = localStorage.getItem(THEME_KEY);
+      this.applyTheme(stored === "theme-dark" || stored === "theme-light" ? stored : "");
+    } catch {
+      // storage disabled
+    }
     this.state = null;
     this.narrow = hashToNarrow(location.hash);
     this.list = null;
     this.compose = null;
+    this.org = new OrgArea();
   }
 
   async start() {
@@ -53,7 +66,9 @@ class App {
     setInterval(() => this.drawTyping(), 3000);
     window.addEventListener("hashchange", () => this.route());
     $("logout").addEventListener("click", () => this.logOut());
-    $("settings-button").addEventListener("click", () => openSettings($("settings"), this.state));
+    $("settings-button").addEventListener("click", () => openSettings($("settings"), this.state, this.info));
+    $("people").addEventListener("click", (event) => this.personClicked(event, "li[data-user-id]"));
+    $("messages").addEventListener("click", (event) => this.personClicked(event, ".sender-line"));
     $("search").addEventListener("submit", (event) => {
       event.preventDefault();
       const text = $("search-input").value.trim();
@@ -65,7 +80,8 @@ class App {
       if (event.target.closest("a")) this.toggleMenu(false);
     });
     this.drawPeople();
-    document.addEventListener("keydown", (event) => this.shortcut(event));
+    this.keyboard = new Keyboard(this);
+    keepFocusAcross($("settings"));
     await this.route();
     this.loop = new EventLoop(this.state.queueId, this.state.lastEventId, {
       onEvents: (events) => this.applyEvents(events),
@@ -84,7 +100,33 @@ class App {
     loadExtras(registered);
     this.presence = new Presence(registered);
     this.typing = new TypingShown(fresh.myId);
+    this.org.load(registered);
     if (this.compose) this.compose.state = fresh;
+    this.info = new UserInfo(registered);
+    this.applyTheme();
+  }
+
+  // Zulip's color_scheme: the page is light, dark, or follows the system (no class).
+  // The last choice is remembered in the browser so that a reload does not flash.
+  applyTheme(name = themeClass(this.info.settings.color_scheme)) {
+    const root = document.documentElement;
+    root.classList.remove("theme-dark", "theme-light");
+    if (name) root.classList.add(name);
+    try {
+      localStorage.setItem(THEME_KEY, name);
+    } catch {
+      // storage disabled: the theme comes with /register
+    }
+  }
+
+  // A click on a person in the people list, or on a sender's name or avatar: their card.
+  personClicked(event, holder) {
+    const found = event.target.closest(holder);
+    if (!found || (holder === ".sender-line" && !event.target.closest(".sender, .avatar"))) return;
+    const userId = Number(found.dataset.userId ?? found.querySelector(".sender")?.dataset.userId);
+    if (!userId) return;
+    event.preventDefault();
+    openProfileCard(userId, this.state, this.info);
   }
 
   lookup() {
@@ -154,7 +196,7 @@ class App {
   }
 
   drawPeople() {
-    renderPeople($("people"), this.state, this.presence);
+    renderPeople($("people"), this.state, this.presence, this.info);
   }
 
   drawTyping() {
@@ -174,7 +216,8 @@ class App {
       this.list?.onEvent(event);
       if (event.type === "message") {
         this.compose.onMessage(event);
-        notifyMessage(event, this.state);
+        if (this.info.settings.enable_desktop_notifications !== false) notifyMessage(event, this.state);
+        announceMessage(event, this.state);
         this.typing.apply({ ...event, op: "stop", ...typingOf(event.message) });
       } else if (event.type === "presence") {
         this.presence.apply(event);
@@ -182,15 +225,25 @@ class App {
       } else if (event.type === "typing") {
         this.typing.apply(event);
       }
-      people = people || event.type === "realm_user";
+      const personal = this.info.apply(event);
+      if (personal === "settings") this.applyTheme();
+      people = people || event.type === "realm_user" || personal !== null;
       if (event.type === "subscription" || event.type === "realm_user") {
         this.compose.refreshOptions(this.narrow);
       }
+    }
+    this.org.apply(events);
+    if (events.some((event) => event.type === "stream" || event.type === "realm")) {
+      this.state.realmName = this.org.model.realm.name;
+      $("narrow-title").textContent = this.title(this.narrow);
+      this.compose.refreshOptions(this.narrow);
     }
     if (left) this.drawLeft();
     if (people) {
       this.drawPeople();
       $("me").textContent = this.state.userName(this.state.myId);
+      refreshSettings($("settings"), this.state, this.info);
+      refreshProfileCard(this.state, this.info);
     }
     this.drawTyping();
   }
@@ -218,25 +271,6 @@ class App {
   failed(error) {
     if (error instanceof ApiError && error.status === 401) location.assign("/login/");
     else this.status(error.message, true);
-  }
-
-  // Zulip's common keys: / search, c compose in this conversation, x a direct message,
-  // Esc leaves a field (and closes the phone menu).
-  shortcut(event) {
-    if (event.ctrlKey || event.metaKey || event.altKey) return;
-    const inField = event.target.closest?.("input, textarea, select, dialog");
-    if (event.key === "Escape") {
-      if (inField && !event.target.closest("dialog")) event.target.blur();
-      this.toggleMenu(false);
-      return;
-    }
-    if (inField) return;
-    const focus = { "/": "search-input", c: "compose-content", x: "compose-to" }[event.key];
-    if (!focus) return;
-    event.preventDefault();
-    if (event.key === "c" && this.narrow.kind === "channel" && this.narrow.topic === undefined) {
-      $("compose-topic").focus();
-    } else $(focus).focus();
   }
 
   toggleMenu(open) {

@@ -95,6 +95,8 @@ export class State {
         return true;
       case "subscription":
         return this.applySubscription(event);
+      case "stream":
+        return this.applyStream(event);
       case "realm_user":
         if (event.op === "add") this.users.set(event.person.user_id, event.person);
         else if (event.op === "remove") {
@@ -107,6 +109,18 @@ export class State {
       default:
         return false;
     }
+  }
+
+  // A channel renamed, redescribed or archived by an administrator.
+  applyStream(event) {
+    if (event.op === "delete") {
+      for (const stream of event.streams) this.channels.delete(stream.stream_id);
+    } else if (event.op === "update" && this.channels.has(event.stream_id)) {
+      const channel = this.channels.get(event.stream_id);
+      channel[event.property] = event.value;
+      if (event.rendered_description !== undefined) channel.rendered_description = event.rendered_description;
+    } else return false;
+    return true;
   }
 
   applySubscription(event) {

@@ -247,7 +247,13 @@ export class MessageList {
       node.append(
         el("div", { class: "sender-line" }, [
           avatar(message.sender_id, message.sender_full_name),
-          el("span", { class: "sender", text: message.sender_full_name }),
+          el("button", {
+            type: "button",
+            class: "sender",
+            dataset: { userId: message.sender_id },
+            "aria-haspopup": "dialog",
+            text: message.sender_full_name,
+          }),
           el("time", {
             datetime: new Date(message.timestamp * 1000).toISOString(),
             text: timeText(message.timestamp),

@@ -3,11 +3,12 @@
 
 import { el } from "../dom.js";
 import { dmHash } from "../narrow.js";
+import { statusNode } from "./user_status.js";
 
 const ORDER = { active: 0, idle: 1, offline: 2 };
 const WORDS = { active: "active", idle: "idle", offline: "offline" };
 
-export function renderPeople(container, state, presence) {
+export function renderPeople(container, state, presence, info) {
   const people = [...state.users.values()]
     .filter((user) => !user.is_bot && user.is_active !== false)
     .map((user) => ({ user, status: presence.status(user.user_id) }))
@@ -20,6 +21,7 @@ export function renderPeople(container, state, presence) {
         el("span", { class: `dot ${status}`, "aria-hidden": "true" }),
         el("span", { class: "label", text: user.full_name }),
         el("span", { class: "visually-hidden", text: ` (${WORDS[status]})` }),
+        statusNode(info, user.user_id),
       ]),
     ]),
   );

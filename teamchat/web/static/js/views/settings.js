@@ -1,8 +1,41 @@
-// Settings: the person's name, and the way to their API key and zuliprc (for other clients).
+// Settings, one dialog in sections: profile (name, avatar), status, account (password, the
+// way to the API key and zuliprc for other clients), display (theme, time zone) and
+// notifications. Changes come back as events; refreshSettings shows them while it is open.
 
 import { patch } from "../api.js";
 import { el } from "../dom.js";
 import { askForNotifications, notificationsAllowed, notificationsSupported } from "./notify.js";
+import { avatarSection, passwordSection, refreshAvatar } from "./settings_account.js";
+import { displaySection, notificationTable, refreshSettingControls } from "./settings_display.js";
+import { refreshStatusSection, statusSection } from "./user_status.js";
+
+function section(id, title, children) {
+  return el("section", { id: `settings-${id}`, "aria-labelledby": `settings-${id}-title` }, [
+    el("h3", { id: `settings-${id}-title`, text: title }),
+    ...children,
+  ]);
+}
+
+function sectionNav(dialog) {
+  const sections = [
+    ["profile", "Profile"],
+    ["status", "Status"],
+    ["account", "Account"],
+    ["display", "Display"],
+    ["notifications", "Notifications"],
+  ];
+  return el(
+    "nav",
+    { class: "settings-nav", "aria-label": "Settings sections" },
+    sections.map(([id, words]) =>
+      el("button", {
+        type: "button",
+        text: words,
+        onclick: () => dialog.querySelector(`#settings-${id}`).scrollIntoView({ block: "start" }),
+      }),
+    ),
+  );
+}
 
 function notificationsRow() {
   const status = el("span", { "aria-live": "polite" });
@@ -23,7 +56,7 @@ function notificationsRow() {
   return el("div", { class: "row notifications" }, [needed ? button : null, status]);
 }
 
-export function openSettings(dialog, state) {
+export function openSettings(dialog, state, info) {
   const me = state.users.get(state.myId);
   const name = el("input", { id: "settings-full-name", name: "full_name", required: true });
   name.value = me?.full_name ?? "";
@@ -42,20 +75,39 @@ export function openSettings(dialog, state) {
   };
   dialog.replaceChildren(
     el("h2", { id: "settings-title", text: "Settings" }),
-    el("form", { onsubmit: save }, [
-      el("label", { for: "settings-full-name", text: "Full name" }),
-      name,
-      el("div", { class: "row" }, [el("button", { type: "submit", class: "primary", text: "Save" })]),
-      result,
-    ]),
-    notificationsRow(),
-    el("p", {}, [
-      el("a", { href: "/accounts/api_key/", id: "api-key-link", text: "Your API key and zuliprc" }),
-      el("span", { text: " (for the terminal, mobile and bot clients)" }),
+    sectionNav(dialog),
+    el("div", { class: "settings-body" }, [
+      section("profile", "Profile", [
+        el("form", { onsubmit: save }, [
+          el("label", { for: "settings-full-name", text: "Full name" }),
+          name,
+          el("div", { class: "row" }, [el("button", { type: "submit", class: "primary", text: "Save" })]),
+          result,
+        ]),
+        avatarSection(state),
+      ]),
+      statusSection(state, info),
+      section("account", "Account", [
+        passwordSection(),
+        el("p", {}, [
+          el("a", { href: "/accounts/api_key/", id: "api-key-link", text: "Your API key and zuliprc" }),
+          el("span", { text: " (for the terminal, mobile and bot clients)" }),
+        ]),
+      ]),
+      section("display", "Display", [displaySection(info)]),
+      section("notifications", "Notifications", [notificationsRow(), notificationTable(info)]),
     ]),
     el("div", { class: "row" }, [
       el("button", { type: "button", text: "Close", onclick: () => dialog.close() }),
     ]),
   );
   dialog.showModal();
+}
+
+// Events changed settings, status or this person: show it in the open dialog.
+export function refreshSettings(dialog, state, info) {
+  if (!dialog.open) return;
+  refreshSettingControls(dialog, info);
+  refreshStatusSection(dialog, state, info);
+  refreshAvatar(dialog, state);
 }

@@ -1,0 +1,110 @@
+"""The lean path of GET /api/v1/events: the long-poll every client keeps open.
+
+Most requests a busy server answers are these polls, and each one is the same: HTTP Basic
+credentials seen before, a queue id, the last event id. `answer_poll` answers exactly that
+case straight from ASGI, with no routing, dependency resolution or response object: the user
+comes from the authentication cache and the events are the queue's ready JSON. Anything
+else (unknown or repeated parameters, a body, credentials not in the cache, a rate limit, a
+bad queue) returns False untouched, and the framework's route (http/events.py) answers it,
+errors included, the one way every endpoint does.
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import re
+from typing import Any
+from urllib.parse import parse_qsl
+
+import msgspec
+
+from teamchat.actions.people.auth import cached_api_user, check_api_rate_limit
+from teamchat.errors import ZulipError
+from teamchat.events.queue import EventQueue
+from teamchat.records import UserRow
+from teamchat.runtime import Runtime
+
+PATH = "/api/v1/events"
+_PARAMS = frozenset({"queue_id", "last_event_id", "dont_block"})
+_INT = re.compile(r"-?[0-9]{1,18}")
+_BOOLS = {"true": True, "false": False}
+_HEADERS = [(b"content-type", b"application/json")]
+_encode = msgspec.json.Encoder().encode
+
+
+async def answer_poll(rt: Runtime, scope: dict[str, Any], send: Any) -> bool:
+    """Answer a plain poll and return True, or return False having done nothing."""
+    found = _plain_poll(rt, scope)
+    if found is None:
+        return False
+    user, queue, last_event_id, dont_block = found
+    state = scope.setdefault("state", {})
+    state["user_id"] = user.id
+    state["user_email"] = user.delivery_email  # for the access log
+    if not dont_block:
+        state["longpoll"] = True
+    events = await rt.broker.get_events(queue, last_event_id, dont_block=dont_block)
+    body = b'{"result":"success","msg":"","events":[%s],"queue_id":%s}' % (
+        b",".join(events),
+        _encode(queue.queue_id),
+    )
+    headers = [*_HEADERS, (b"content-length", b"%d" % len(body))]
+    await send({"type": "http.response.start", "status": 200, "headers": headers})
+    await send({"type": "http.response.body", "body": body})
+    return True
+
+
+def _plain_poll(
+    rt: Runtime, scope: dict[str, Any]
+) -> tuple[UserRow, EventQueue, int | None, bool] | None:
+    """(user, queue, last_event_id, dont_block) of a plain poll, else None."""
+    credentials = _basic_credentials(scope["headers"])
+    poll = _poll_params(scope["query_string"])
+    if credentials is None or poll is None:
+        return None
+    user = cached_api_user(rt, *credentials)
+    if user is None:
+        return None
+    queue_id, last_event_id, dont_block = poll
+    queue = rt.broker.queues.get(queue_id)
+    if queue is None or queue.user_id != user.id:
+        return None
+    try:
+        check_api_rate_limit(rt, user)
+    except ZulipError:
+        return None  # the route answers with the rate limit's error
+    return user, queue, last_event_id, dont_block
+
+
+def _basic_credentials(headers: list[tuple[bytes, bytes]]) -> tuple[str, str] | None:
+    """(username, API key) of a request with Basic credentials and no body, else None."""
+    authorization = None
+    for name, value in headers:
+        if name == b"authorization":
+            authorization = value
+        elif name in (b"content-length", b"transfer-encoding") and value != b"0":
+            return None  # a body may hold parameters
+    if authorization is None or authorization[:6].lower() != b"basic ":
+        return None
+    try:
+        decoded = base64.b64decode(authorization[6:].strip(), validate=True).decode()
+    except (binascii.Error, UnicodeDecodeError):
+        return None
+    username, sep, api_key = decoded.partition(":")
+    return (username, api_key) if sep else None
+
+
+def _poll_params(query_string: bytes) -> tuple[str, int | None, bool] | None:
+    """(queue_id, last_event_id, dont_block) if the query holds only those, plainly written."""
+    params = parse_qsl(query_string.decode("latin-1"), keep_blank_values=True)
+    values = dict(params)
+    if len(values) != len(params) or not values.keys() <= _PARAMS or "queue_id" not in values:
+        return None
+    last_event_id = values.get("last_event_id")
+    if last_event_id is not None and not _INT.fullmatch(last_event_id):
+        return None
+    dont_block = _BOOLS.get(values.get("dont_block", "false"))
+    if dont_block is None:
+        return None
+    return values["queue_id"], int(last_event_id) if last_event_id is not None else None, dont_block

@@ -1,0 +1,54 @@
+"""axe-core (the accessibility rules engine, from the npm registry) for the web client's
+accessibility test, installed on first use under `.cache/clients/` like the other clients.
+
+Where node or npm is missing and the tests run as root with apt-get (CI on Debian), nodejs and
+npm are installed first; where neither is possible the test is skipped with why.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from tests.support.clients import CACHE, _locked, _run
+
+AXE_VERSION = "4.10.3"
+
+
+def _ensure_npm() -> None:
+    if shutil.which("npm") is not None:
+        return
+    if shutil.which("apt-get") is None or os.geteuid() != 0:
+        pytest.skip("the accessibility check needs npm to install axe-core (apt-get install npm)")
+    result = subprocess.run(
+        ["apt-get", "install", "-y", "-q", "nodejs", "npm"],
+        capture_output=True,
+        text=True,
+        timeout=900,
+        env={**os.environ, "DEBIAN_FRONTEND": "noninteractive"},
+    )
+    if result.returncode != 0 or shutil.which("npm") is None:
+        pytest.skip(f"could not install npm with apt-get:\n{result.stderr[-2000:]}")
+
+
+def axe_script() -> str:
+    """The text of axe.min.js, installing axe-core with npm if needed."""
+    folder = CACHE / f"axe-core-{AXE_VERSION}"
+    script = folder / "node_modules" / "axe-core" / "axe.min.js"
+    with _locked("axe-core"):
+        if not script.exists():
+            _ensure_npm()
+            folder.mkdir(parents=True, exist_ok=True)
+            (folder / "package.json").write_text('{"name": "teamchat-axe", "private": true}')
+            try:
+                _run(
+                    ["npm", "install", "--no-audit", "--no-fund", f"axe-core@{AXE_VERSION}"],
+                    cwd=folder,
+                )
+            except RuntimeError as error:
+                pytest.skip(f"could not install axe-core from the npm registry: {error}")
+    return Path(script).read_text()
