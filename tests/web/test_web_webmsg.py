@@ -7,10 +7,12 @@ from __future__ import annotations
 import re
 import time
 from pathlib import Path
+from typing import Any
 
-from playwright.sync_api import Page, expect
+from playwright.sync_api import Browser, Page, expect
 
 from tests.support.api import Api
+from tests.support.axe import axe_script, axe_violations
 from tests.support.browser import DESKTOP, log_in, message_with, subscribe
 from tests.support.server import ServerProcess
 
@@ -325,3 +327,66 @@ def test_opens_at_first_unread_and_recent_conversations_update_live(
     dark.goto(f"{server.url}/#recent")
     expect(dark.locator(".recent-row").first).to_be_visible()
     dark.screenshot(path=tmp_path / "recent-dark.png")
+
+
+def test_axe_finds_no_serious_problems_in_the_pickers_menus_and_views(
+    server: ServerProcess,
+    browser: Browser,
+    pair,
+    tmp_path: Path,  # type: ignore[no-untyped-def]
+) -> None:
+    person, other, _channel, stream_id = pair
+    send(other, stream_id, "a11y", "Check me")
+    other.ok("PATCH", f"/messages/{send(other, stream_id, 'a11y', 'Edit me')}", content="Edited")
+    script = axe_script()
+    problems: dict[str, list[dict[str, Any]]] = {}
+    for scheme in ("light", "dark"):
+        # axe is injected as an inline script, which the page's CSP forbids: bypassed here only.
+        context = browser.new_context(
+            viewport=DESKTOP,  # type: ignore[arg-type]
+            color_scheme=scheme,  # type: ignore[arg-type]
+            reduced_motion="reduce",
+            bypass_csp=True,
+        )
+        try:
+            page = context.new_page()
+            log_in(page, server.url, person.email)
+
+            def check(name: str, page: Page = page, scheme: str = scheme) -> None:
+                page.screenshot(path=tmp_path / f"{name}-{scheme}.png")
+                found = axe_violations(page, script)
+                if found:
+                    problems[f"{name}-{scheme}"] = found
+
+            page.goto(f"{server.url}/#narrow/channel/{stream_id}-x/topic/a11y")
+            message = message_with(page, "Check me")
+            message.hover()
+            message.get_by_role("button", name="Add reaction").click()
+            expect(page.get_by_role("dialog", name="Add a reaction")).to_be_visible()
+            check("emoji-picker")
+            page.keyboard.press("Escape")
+            message.hover()
+            message.get_by_role("button", name="More actions").click()
+            expect(page.get_by_role("menu")).to_be_visible()
+            check("message-menu")
+            page.keyboard.press("Escape")
+            edited = message_with(page, "Edited")
+            edited.hover()
+            edited.get_by_role("button", name="More actions").click()
+            page.get_by_role("menuitem", name="View edit history").click()
+            expect(page.get_by_role("dialog", name="Message edit history")).to_be_visible()
+            check("edit-history")
+            page.keyboard.press("Escape")
+            page.locator("#messages h2.recipient").get_by_role(
+                "button", name="Topic actions"
+            ).click()
+            page.get_by_role("menuitem", name="Move topic…").click()
+            expect(page.get_by_role("dialog", name="Move “a11y”")).to_be_visible()
+            check("move-topic")
+            page.keyboard.press("Escape")
+            page.goto(f"{server.url}/#recent")
+            expect(page.locator(".recent-row").first).to_be_visible()
+            check("recent")
+        finally:
+            context.close()
+    assert not problems, problems

@@ -42,7 +42,8 @@ export function showPopup(node, anchor) {
     if (!node.contains(event.target) && !anchor.contains(event.target)) closePopup();
   };
   open = { node, anchor, onOutside };
-  document.body.append(node);
+  // Inside the main landmark, so screen readers find it in the page's structure.
+  (document.querySelector("main") ?? document.body).append(node);
   placeBeside(node, anchor);
   document.addEventListener("mousedown", onOutside, true);
 }
