@@ -282,7 +282,8 @@ def test_opens_at_first_unread_and_recent_conversations_update_live(
     person, other, channel, stream_id = pair
     old = [send(other, stream_id, "long", f"Old line {n}\n\nwith\n\nspace") for n in range(25)]
     person.ok("POST", "/messages/flags", messages=old, op="add", flag="read")
-    new = [send(other, stream_id, "long", f"New line {n}\n\nwith\n\nspace") for n in range(12)]
+    # More than one batch (100) after the first unread: the rest load on scrolling down.
+    new = [send(other, stream_id, "long", f"New line {n}\n\nwith\n\nspace") for n in range(105)]
     other.ok("POST", "/messages", type="direct", to=[person.user_id], content="A quick DM")
     page = open_page()
     log_in(page, server.url, person.email)
@@ -291,7 +292,7 @@ def test_opens_at_first_unread_and_recent_conversations_update_live(
     page.goto(f"{server.url}/#narrow/is/starred")
     expect(page.locator("#narrow-title")).to_have_text("Starred messages")
     person.ok("POST", "/messages/flags", messages=new, op="remove", flag="read")
-    expect(page.locator("#left .channels .badge")).to_have_text("12")
+    expect(page.locator("#left .channels .badge")).to_have_text("105")
     page.goto(f"{server.url}/#narrow/channel/{stream_id}-x/topic/long")
     expect(message_with(page, "New line 0")).to_be_visible()
     page.wait_for_function(
@@ -300,6 +301,22 @@ def test_opens_at_first_unread_and_recent_conversations_update_live(
     )
     assert not scrolled_into_view(page, "Old line 0")
     assert not scrolled_into_view(page, "New line 11")
+    expect(message_with(page, "New line 104")).to_have_count(0)
+    page.locator("#messages").evaluate("node => { node.scrollTop = node.scrollHeight; }")
+    expect(message_with(page, "New line 104")).to_have_count(1)
+    # Opened above the newest again, the person's own new message brings the newest in.
+    page.goto(f"{server.url}/#narrow/is/starred")
+    expect(page.locator("#narrow-title")).to_have_text("Starred messages")
+    page.wait_for_timeout(500)  # what the topic's list had seen is marked read by now
+    person.ok("POST", "/messages/flags", messages=new, op="remove", flag="read")
+    expect(page.locator("#left .channels .badge")).to_have_text("105")
+    page.goto(f"{server.url}/#narrow/channel/{stream_id}-x/topic/long")
+    expect(message_with(page, "New line 0")).to_be_visible()
+    expect(page.get_by_text("Scroll down for newer messages")).to_be_attached()
+    page.fill("#compose-content", "My own reply")
+    page.press("#compose-content", "Enter")
+    expect(message_with(page, "My own reply")).to_be_visible()
+    expect(message_with(page, "New line 104")).to_have_count(1)
 
     page.get_by_role("link", name="Recent conversations").click()
     expect(page).to_have_url(re.compile(r"#recent$"))

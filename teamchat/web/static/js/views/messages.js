@@ -133,6 +133,21 @@ export class MessageList {
       above.getBoundingClientRect().top - this.container.getBoundingClientRect().top - 8;
   }
 
+  // The newest messages, at the bottom (the person sent one while reading further up).
+  async jumpToNewest() {
+    try {
+      const body = await this.fetch("newest", true);
+      if (this.destroyed) return;
+      this.messages = body.messages;
+      this.foundOldest = body.found_oldest;
+      this.foundNewest = true;
+      this.render();
+      this.container.scrollTop = this.container.scrollHeight;
+    } catch (error) {
+      this.actions.onError(`Could not load the newest messages: ${error.message}`);
+    }
+  }
+
   // Opened at an unread message with more after it: the next batch as the person scrolls down.
   async loadNewer() {
     if (this.foundNewest || this.loadingNewer || !this.messages.length) return;
@@ -363,7 +378,11 @@ export class MessageList {
 
   addLive(message, flags) {
     if (!messageMatches(this.narrow, message, flags, this.state.myId)) return;
-    if (!this.foundNewest) return; // fetched when the person scrolls down to it
+    if (!this.foundNewest) {
+      // Fetched when the person scrolls down to it; their own new message, at once.
+      if (message.sender_id === this.state.myId) this.jumpToNewest();
+      return;
+    }
     if (this.messages.some((m) => m.id === message.id)) return;
     message.flags = flags;
     this.messages.push(message);
