@@ -3,6 +3,7 @@
 
 import { badge, el } from "../dom.js";
 import { channelHash, dmHash, narrowToHash, sameNarrow } from "../narrow.js";
+import { focusKey, restoreFocus } from "./keep_focus.js";
 import { notice } from "./popup_menu.js";
 import { topicMenuButton } from "./topic_menu.js";
 
@@ -62,6 +63,7 @@ export function renderLeft(container, state, narrow) {
   const view = (kind, label, count) =>
     link(narrowToHash({ kind }, lookup), label, count, sameNarrow(narrow, { kind }), "view");
   const mentions = [...state.unread.mentions].filter((id) => state.unread.isUnread(id)).length;
+  const focused = focusKey(container);
   container.replaceChildren(
     el("ul", { class: "views" }, [
       view("recent", "Recent conversations", 0),
@@ -74,4 +76,5 @@ export function renderLeft(container, state, narrow) {
     el("h2", { text: "Direct messages" }),
     el("ul", { class: "dms" }, dmItems(state, narrow)),
   );
+  restoreFocus(container, focused);
 }

@@ -9,6 +9,7 @@ import { layoutRows } from "../grouping.js";
 import { apiNarrow, channelHash, dmHash, dmUserIds, messageMatches } from "../narrow.js";
 import { actionsNode, editorNode } from "./message_actions.js";
 import { reactionsNode } from "./reactions.js";
+import { focusKey, restoreFocus } from "./keep_focus.js";
 import { topicMenuButton } from "./topic_menu.js";
 
 const BATCH = 100;
@@ -197,9 +198,11 @@ export class MessageList {
     const pinned = this.atBottom();
     const top = this.container.scrollTop;
     const editorFocused = Boolean(document.activeElement?.closest?.(".edit-box"));
+    const focused = focusKey(this.container);
     this.render();
     this.container.scrollTop = pinned ? this.container.scrollHeight : top;
     if (editorFocused) this.container.querySelector(".edit-box textarea")?.focus();
+    else restoreFocus(this.container, focused);
   }
 
   render() {
