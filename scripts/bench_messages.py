@@ -7,7 +7,11 @@ starts `teamchat serve` on it, then measures through the HTTP API:
 - POST /messages throughput with several concurrent clients.
 
 Usage: python scripts/bench_messages.py [--messages 1000000] [--users 40] [--channels 20]
-                                        [--secs 10] [--clients 4]
+                                        [--secs 10] [--clients 4] [--db PATH] [--no-sends]
+
+With --db PATH the filled database is kept at PATH (its layout beside it, PATH.layout.json)
+and reused by later runs with the same --db, after applying any new migrations; it is
+copied first so the measured server never changes the kept file (sends add messages).
 """
 
 from __future__ import annotations
@@ -16,6 +20,7 @@ import argparse
 import asyncio
 import os
 import random
+import shutil
 import statistics
 import subprocess
 import sys
@@ -37,6 +42,7 @@ from teamchat.lib.passwords import random_api_key  # noqa: E402
 from teamchat.records import Role, StreamRow  # noqa: E402
 from teamchat.runtime import Runtime  # noqa: E402
 from teamchat.store import message_flags as flag_store  # noqa: E402
+from teamchat.store import message_search as search_store  # noqa: E402
 from teamchat.store import messages as message_store  # noqa: E402
 from teamchat.store import streams as stream_store  # noqa: E402
 from teamchat.store import subscriptions as sub_store  # noqa: E402
@@ -185,21 +191,38 @@ async def fill_messages(rt: Runtime, layout: Layout, count: int) -> None:
     print()
 
 
-def timed_get(client: httpx.Client, params: dict[str, object], runs: int) -> tuple[float, int]:
-    """(median milliseconds, messages returned) for GET /messages."""
+def server_cpu_ns(pid: int) -> int:
+    """CPU time the server's threads have used, in ns (Linux schedstat; 0 elsewhere)."""
+    total = 0
+    for task in Path(f"/proc/{pid}/task").glob("*"):
+        try:
+            total += int((task / "schedstat").read_text().split()[0])
+        except (OSError, ValueError, IndexError):
+            continue
+    return total
+
+
+def timed_get(
+    client: httpx.Client, params: dict[str, object], runs: int, pid: int
+) -> tuple[float, float, int]:
+    """(median ms, server CPU ms per request, messages returned) for GET /messages."""
     encoded = {k: v if isinstance(v, str) else msgspec.json.encode(v).decode()
                for k, v in params.items()}  # fmt: skip
     times, returned = [], 0
+    cpu_before = server_cpu_ns(pid)
     for _ in range(runs):
         started = time.perf_counter()
         body = client.get("/messages", params=encoded).json()
         times.append((time.perf_counter() - started) * 1000)
         assert body["result"] == "success", body
         returned = len(body["messages"])
-    return statistics.median(times), returned
+    cpu = (server_cpu_ns(pid) - cpu_before) / runs / 1e6
+    return statistics.median(times), cpu, returned
 
 
-def measure_narrows(base: str, layout: Layout, runs: int) -> None:
+def measure_narrows(base: str, layout: Layout, runs: int, pid: int) -> None:
+    """Median wall time of each narrow, and the server's CPU per request (which a busy
+    machine inflates much less than the wall time)."""
     _, email, key = layout.users[0]
     stream_id = layout.channels[0][0]
     other = layout.dm_recipients[0][1][1]
@@ -217,17 +240,20 @@ def measure_narrows(base: str, layout: Layout, runs: int) -> None:
                              {"operator": "search", "operand": "coffee"}],
     }  # fmt: skip
     with httpx.Client(base_url=f"{base}/api/v1", auth=(email, key), timeout=60) as client:
-        print(f"{'narrow':<20} {'newest (ms)':>12} {'n':>4} {'deep (ms)':>10} {'n':>4}")
+        client.get("/messages", params={"anchor": "newest"})  # warm up the server
+        print(f"{'narrow':<20} {'newest (ms)':>12} {'cpu':>5} {'n':>4}"
+              f" {'deep (ms)':>10} {'cpu':>5} {'n':>4}")  # fmt: skip
         for label, narrow in narrows.items():
-            newest, n1 = timed_get(
+            newest, cpu1, n1 = timed_get(
                 client, {"anchor": "newest", "num_before": 50, "num_after": 0, "narrow": narrow},
-                runs,
+                runs, pid,
             )  # fmt: skip
-            deep, n2 = timed_get(
+            deep, cpu2, n2 = timed_get(
                 client, {"anchor": 200000, "num_before": 50, "num_after": 50, "narrow": narrow},
-                runs,
+                runs, pid,
             )  # fmt: skip
-            print(f"{label:<20} {newest:>12.1f} {n1:>4} {deep:>10.1f} {n2:>4}")
+            print(f"{label:<20} {newest:>12.1f} {cpu1:>5.1f} {n1:>4}"
+                  f" {deep:>10.1f} {cpu2:>5.1f} {n2:>4}")  # fmt: skip
 
 
 def measure_sends(base: str, layout: Layout, secs: float, clients: int) -> None:
@@ -275,9 +301,15 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=7)
     parser.add_argument("--secs", type=float, default=10)
     parser.add_argument("--clients", type=int, default=4)
+    parser.add_argument("--db", type=Path, default=None, help="keep and reuse the filled database")
+    parser.add_argument("--no-sends", action="store_true", help="measure only the narrows")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
         db = Path(tmp) / "teamchat.db"
+
+        async def migrate_kept() -> None:
+            rt = await Runtime.open_offline(Settings(db_path=args.db))
+            await rt.close()
 
         async def setup() -> Layout:
             rt = await Runtime.open_offline(Settings(db_path=db))
@@ -287,12 +319,22 @@ def main() -> None:
                 await fill_messages(rt, layout, args.messages)
                 print(f"  filled in {time.monotonic() - started:.0f} s")
                 async with rt.db.write() as tx:
+                    await search_store.optimize_index(tx)
                     await tx.execute("ANALYZE")
                 return layout
             finally:
                 await rt.close()
 
-        layout = asyncio.run(setup())
+        kept = args.db.with_name(args.db.name + ".layout.json") if args.db else None
+        if kept is not None and kept.exists():
+            layout = msgspec.json.decode(kept.read_bytes(), type=Layout)
+            asyncio.run(migrate_kept())  # a new index is built here, not in the timed server
+            shutil.copyfile(args.db, db)
+        else:
+            layout = asyncio.run(setup())
+            if kept is not None:
+                shutil.copyfile(db, args.db)
+                kept.write_bytes(msgspec.json.encode(layout))
         print(f"database: {db.stat().st_size / 1e6:.0f} MB")
         port = free_port()
         env = {**os.environ, "TEAMCHAT_API_RATE_LIMIT": "0", "TEAMCHAT_LOG_LEVEL": "warning"}
@@ -308,8 +350,13 @@ def main() -> None:
                     break
                 except httpx.HTTPError:
                     time.sleep(0.1)
-            measure_narrows(base, layout, args.runs)
-            measure_sends(base, layout, args.secs, args.clients)
+            load = os.getloadavg()[0]
+            if load > (os.cpu_count() or 1) * 0.75:
+                print(f"note: the machine is busy (load average {load:.1f}); wall times are noisy")
+            measure_narrows(base, layout, args.runs, server.pid)
+            print(f"load average after: {os.getloadavg()[0]:.1f}")
+            if not args.no_sends:
+                measure_sends(base, layout, args.secs, args.clients)
         finally:
             server.terminate()
             server.wait(15)

@@ -146,6 +146,44 @@ def test_direct_message_narrows(alice: Api, bob: Api, owner: Api) -> None:
     assert ids(fetch(owner, [["dm", bob.email]])) == []
 
 
+def test_conversation_and_sender_windows(make_user: MakeUser) -> None:
+    """Windows around an anchor over a conversation, a sender and a flag among other
+    conversations: the shapes whose index (message or user_message) drives the query."""
+    carol, dave, erin = make_user("Carol Window"), make_user("Dave Window"), make_user("Erin")
+
+    def dm(sender: Api, to: Api, content: str) -> int:
+        recipients = [to.user_id]  # type: ignore[attr-defined]
+        return int(
+            sender.ok("POST", "/messages", type="private", to=recipients, content=content)["id"]
+        )
+
+    carol_dms, erin_dms = [], []
+    for i in range(6):
+        carol_dms.append(dm(carol, dave, f"from carol {i}"))
+        erin_dms.append(dm(erin, dave, f"from erin {i}"))
+    conversation = [["dm", carol.email]]
+    body = fetch(dave, conversation, anchor=carol_dms[2], num_before=2, num_after=2)
+    assert ids(body) == carol_dms[0:5] and body["found_anchor"] is True
+    assert not body["found_oldest"] and not body["found_newest"]
+    body = fetch(dave, conversation, anchor=erin_dms[2], num_before=1, num_after=1)
+    assert ids(body) == carol_dms[2:4] and body["found_anchor"] is False
+    body = fetch(dave, conversation, anchor="oldest", num_before=0, num_after=10)
+    assert ids(body) == carol_dms and body["found_oldest"] and body["found_newest"]
+    assert ids(fetch(dave, conversation, num_before=3)) == carol_dms[-3:]
+    sender = [["sender", erin.email]]
+    around = fetch(dave, sender, anchor=carol_dms[3], num_before=2, num_after=2)
+    assert ids(around) == erin_dms[1:5]
+    starred_ids = [carol_dms[1], carol_dms[4]]
+    dave.ok("POST", "/messages/flags", messages=starred_ids, op="add", flag="starred")
+    starred = [*conversation, ["is", "starred"]]
+    assert ids(fetch(dave, starred, anchor=carol_dms[3], num_before=5, num_after=5)) == starred_ids
+    dave.ok("POST", "/messages/flags", messages=carol_dms[:3], op="add", flag="read")
+    unread = [*conversation, ["is", "unread"]]
+    first = fetch(dave, unread, anchor="first_unread", num_before=0, num_after=2)
+    assert first["anchor"] == carol_dms[3] and ids(first) == carol_dms[3:6]
+    assert ids(fetch(dave, [*sender, ["is", "unread"]], num_before=2)) == erin_dms[-2:]
+
+
 def test_public_history_and_protected_history(
     owner: Api, alice: Api, bob: Api, make_user: MakeUser
 ) -> None:

@@ -32,6 +32,8 @@ def test_never_inside_tags_or_entities() -> None:
         f'<p><a href="https://x.test/span">a {H}span</span></a> &amp; '
         '<span class="user-mention">x</span></p>'
     )
+    # Words only in tags or entities: nothing to mark, the HTML comes back as it was.
+    assert highlight_html(html, search_stems(["href user mention"])) == html
     assert highlight_topic("<b>span</b> & amp", stems) == (
         f"&lt;b&gt;{H}span</span>&lt;/b&gt; &amp; {H}amp</span>"
     )

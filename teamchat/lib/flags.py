@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterable
 
 READ = 1
@@ -46,11 +47,16 @@ HISTORICAL_FLAGS = READ | HISTORICAL
 
 def flag_names(bits: int) -> list[str]:
     """The API flag list for a bitmask, with the deprecated `wildcard_mentioned` when due."""
+    return list(_flag_names(bits))
+
+
+@functools.lru_cache(maxsize=1024)
+def _flag_names(bits: int) -> tuple[str, ...]:
     names = [name for name, bit in FLAG_BITS.items() if bits & bit]
     if bits & (STREAM_WILDCARD_MENTIONED | TOPIC_WILDCARD_MENTIONED):
         # zulip-compat: wildcard_mentioned = stream OR topic wildcard mention (deprecated).
         names.append("wildcard_mentioned")
-    return names
+    return tuple(names)
 
 
 def bits_of(names: Iterable[str]) -> int:

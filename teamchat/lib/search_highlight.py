@@ -9,6 +9,7 @@ entity), and in the HTML-escaped topic.
 
 from __future__ import annotations
 
+import functools
 import html
 import re
 import unicodedata
@@ -32,6 +33,8 @@ def fold(word: str) -> str:
     return "".join(ch for ch in decomposed if not unicodedata.combining(ch))
 
 
+# Words repeat (Zipf): a page of results stems a few hundred distinct words, not thousands.
+@functools.lru_cache(maxsize=65536)
 def stem(word: str) -> str:
     return str(_STEMMER.stemWord(fold(word)))
 
@@ -41,22 +44,34 @@ def search_stems(operands: Iterable[str]) -> frozenset[str]:
     return frozenset(stem(word) for text in operands for word in _WORD.findall(text))
 
 
-def _mark(text: str, stems: frozenset[str]) -> str:
-    return _WORD.sub(
-        lambda m: f"{OPEN}{m.group()}{CLOSE}" if stem(m.group()) in stems else m.group(), text
-    )
+# unicode61 tokens kept as the odd items of a split.
+_WORD_SPLIT = re.compile(r"([^\W_]+)")
+
+
+def _mark(text: str, matching: set[str]) -> str:
+    parts = _WORD_SPLIT.split(text)
+    for index in range(1, len(parts), 2):
+        if parts[index] in matching:
+            parts[index] = f"{OPEN}{parts[index]}{CLOSE}"
+    return "".join(parts)
 
 
 def highlight_html(rendered: str, stems: frozenset[str]) -> str:
     """Rendered message HTML with the matching words of its text highlighted."""
     if not stems:
         return rendered
+    # The words (tags included: cheaper than splitting first) that match, each stemmed once.
+    matching = {word for word in set(_WORD.findall(rendered)) if stem(word) in stems}
+    if not matching:
+        return rendered
     pieces = _MARKUP.split(rendered)
-    return "".join(
-        piece if index % 2 else _mark(piece, stems) for index, piece in enumerate(pieces)
-    )
+    for index in range(0, len(pieces), 2):
+        pieces[index] = _mark(pieces[index], matching)
+    return "".join(pieces)
 
 
+# A page of results repeats its topics.
+@functools.lru_cache(maxsize=4096)
 def highlight_topic(topic: str, stems: frozenset[str]) -> str:
     """The topic, HTML-escaped, with its matching words highlighted."""
     return highlight_html(html.escape(topic), stems)

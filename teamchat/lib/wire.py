@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import hashlib
 from collections.abc import Iterable
 from datetime import UTC, datetime
@@ -44,6 +45,7 @@ def can_see_delivery_email(viewer: UserRow | None, target: UserRow) -> bool:
     return viewer.is_admin
 
 
+@functools.lru_cache(maxsize=4096)
 def gravatar_url(email: str, avatar_version: int) -> str:
     digest = hashlib.md5(email.lower().encode(), usedforsecurity=False).hexdigest()
     return f"https://secure.gravatar.com/avatar/{digest}?d=identicon&version={avatar_version}"

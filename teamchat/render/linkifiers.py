@@ -180,6 +180,8 @@ _TOPIC_SPLIT_RE = re.compile(r"""[ !;),'"]""")
 
 
 def _raw_url_topic_links(topic: str, precedence: int) -> list[_TopicLink]:
+    if "://" not in topic:
+        return []  # every link found below contains "://"
     found = []
     pos = 0
     while pos < len(topic):

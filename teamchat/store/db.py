@@ -16,18 +16,19 @@ Caches above the store ask `version(table)`: a number that grows after every COM
 changed one of the WATCHED tables (temporary triggers on the writer tell which) and after
 another process committed anything (`PRAGMA data_version` of the writer, polled by the
 server's watcher through `notice_other_writers`). A cached value read at version v is good
-while the version is still v.
+while the version is still v. Store queries on such tables memoize through `Conn.memo`
+(read snapshots only: a write transaction always reads the table).
 """
 
 from __future__ import annotations
 
 import asyncio
 import sqlite3
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import asynccontextmanager
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from teamchat.store.migrations import (
     APPLICATION_ID,
@@ -38,15 +39,23 @@ from teamchat.store.migrations import (
 
 BUSY_TIMEOUT_MS = 5000
 # Tables whose changes caches above the store depend on (see `Database.version`).
-WATCHED_TABLES = ("users", "realm")
+WATCHED_TABLES = ("users", "realm", "linkifier")
 Params = tuple[object, ...] | dict[str, object]
+T = TypeVar("T")
 
 
 class Conn:
     """A connection inside one transaction or snapshot; store queries take this."""
 
-    def __init__(self, conn: sqlite3.Connection) -> None:
+    def __init__(self, conn: sqlite3.Connection, memos: Memos | None = None) -> None:
         self.conn = conn
+        self._memos = memos
+
+    async def memo(self, table: str, key: str, load: Callable[[Conn], Awaitable[T]]) -> T:
+        """`load(self)`, remembered until `table` changes. Values must be immutable."""
+        if self._memos is None:
+            return await load(self)
+        return await self._memos.get(self, table, key, load)
 
     async def execute(self, sql: str, params: Params = ()) -> int:
         """Run one statement; return lastrowid (for INSERT)."""
@@ -64,6 +73,33 @@ class Conn:
 
     async def fetchall(self, sql: str, params: tuple[object, ...] = ()) -> list[sqlite3.Row]:
         return self.conn.execute(sql, params).fetchall()
+
+
+class Memos:
+    """Values read from watched tables, each kept with the table's version at the start of
+    the snapshot that read it: a commit after that start makes it stale, never wrong."""
+
+    def __init__(self, versions: dict[str, int]) -> None:
+        self._versions = versions
+        self._values: dict[str, tuple[int, object]] = {}
+        self._started: dict[str, int] = {}
+
+    def start(self) -> Memos:
+        """This object, for a snapshot starting now (remembers the versions now)."""
+        view = Memos(self._versions)
+        view._values = self._values
+        view._started = dict(self._versions)
+        return view
+
+    async def get(
+        self, conn: Conn, table: str, key: str, load: Callable[[Conn], Awaitable[T]]
+    ) -> T:
+        hit = self._values.get(key)
+        if hit is not None and hit[0] == self._versions[table]:
+            return hit[1]  # type: ignore[return-value]
+        value = await load(conn)
+        self._values[key] = (self._started[table], value)
+        return value
 
 
 class Tx(Conn):
@@ -120,6 +156,7 @@ class Database:
         self._wait_thread = ThreadPoolExecutor(1, thread_name_prefix="teamchat-sqlite")
         self._committers: set[asyncio.Task[None]] = set()  # strong references while running
         self._versions = dict.fromkeys(WATCHED_TABLES, 0)
+        self._memos = Memos(self._versions)
         self._changed: set[str] = set()  # watched tables written in the open batch
         self._writer_data_version = 0
 
@@ -286,9 +323,10 @@ class Database:
         try:
             if conn.in_transaction:
                 conn.execute("ROLLBACK")
+            memos = self._memos.start()  # before the snapshot: see Memos
             conn.execute("BEGIN")
             try:
-                yield Conn(conn)
+                yield Conn(conn, memos)
             finally:
                 conn.execute("COMMIT")
         finally:

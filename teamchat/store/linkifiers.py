@@ -8,10 +8,14 @@ from teamchat.store.db import Conn, Tx
 
 async def list_linkifiers(conn: Conn) -> list[LinkifierRow]:
     """Linkifiers in the order they apply."""
+    return list(await conn.memo("linkifier", "linkifiers", _read_linkifiers))
+
+
+async def _read_linkifiers(conn: Conn) -> tuple[LinkifierRow, ...]:
     rows = await conn.fetchall(
         'SELECT id, pattern, url_template, "order" FROM linkifier ORDER BY "order", id'
     )
-    return [LinkifierRow(**dict(row)) for row in rows]
+    return tuple(LinkifierRow(**dict(row)) for row in rows)
 
 
 async def get_linkifier(conn: Conn, linkifier_id: int) -> LinkifierRow | None:

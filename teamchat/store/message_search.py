@@ -12,7 +12,7 @@ import msgspec
 
 from teamchat.lib import flags as fl
 from teamchat.lib.messages import RESOLVED_TOPIC_PREFIX
-from teamchat.store.db import Conn
+from teamchat.store.db import Conn, Tx
 
 
 class Term(msgspec.Struct, frozen=True):
@@ -89,6 +89,27 @@ def _driving_search(query: Query) -> Term | None:
     return next((t for t in query.terms if t.kind == "search" and not t.negated), None)
 
 
+# Terms a message index (recipient_id, id) or (sender_id, id) answers in id order.
+_MESSAGE_INDEXED = frozenset({"recipient", "sender"})
+# Terms a partial user_message index answers (flags & bit tested as a literal).
+_FLAG_INDEXED = frozenset({"flag_set", "flag_unset"})
+
+
+def _user_rows_id_column(query: Query) -> str:
+    """The id column of the user's-rows shape, named after the index that should drive it.
+
+    SQLite does not carry `um.message_id = m.id` into ORDER BY: ordered by the other table's
+    column, a conversation or sender narrow reads the whole conversation and sorts it.
+    A flag term keeps its partial user_message index (starred, unread: usually far fewer
+    rows than the conversation); otherwise a recipient or sender term drives from the
+    message table's index.
+    """
+    positive = {t.kind for t in query.terms if not t.negated}
+    if positive & _MESSAGE_INDEXED and not positive & _FLAG_INDEXED:
+        return "m.id"
+    return "um.message_id"
+
+
 def _base(query: Query) -> tuple[str, list[object], str]:
     """FROM ... WHERE (without the anchor bound), its parameters, and the id column."""
     driver = _driving_search(query)
@@ -117,7 +138,7 @@ def _base(query: Query) -> tuple[str, list[object], str]:
         "FROM user_message um JOIN message m ON m.id = um.message_id"
         f" WHERE um.user_id = ? AND {where}"
     )
-    return from_sql, [query.user_id, *params], "um.message_id"
+    return from_sql, [query.user_id, *params], _user_rows_id_column(query)
 
 
 async def fetch_window(
@@ -157,3 +178,9 @@ async def fetch_ids(
         tuple(params),
     )
     return [(int(r[0]), None if r[1] is None else int(r[1])) for r in rows]
+
+
+async def optimize_index(tx: Tx) -> None:
+    """Merge the search index into one segment (after a bulk load: every message inserted
+    in its own batch leaves segments that each search reads, newest-first most of all)."""
+    await tx.execute("INSERT INTO message_fts (message_fts) VALUES ('optimize')")

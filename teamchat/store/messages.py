@@ -13,15 +13,28 @@ COLUMNS = (
     " date_sent, last_edit_time, last_moved_time, edit_history, has_link, has_image,"
     " has_attachment, is_me_message"
 )
-_BOOLS = ("has_link", "has_image", "has_attachment", "is_me_message")
 
 
 def row_to_message(row: sqlite3.Row) -> MessageRow:
-    """A MessageRow from a row selected with COLUMNS."""
-    data = dict(row)
-    for name in _BOOLS:
-        data[name] = bool(data[name])
-    return MessageRow(**data)
+    """A MessageRow from a row selected with COLUMNS (by position: one per message fetched)."""
+    return MessageRow(
+        id=row[0],
+        sender_id=row[1],
+        recipient_id=row[2],
+        stream_id=row[3],
+        topic=row[4],
+        content=row[5],
+        rendered_content=row[6],
+        client=row[7],
+        date_sent=row[8],
+        last_edit_time=row[9],
+        last_moved_time=row[10],
+        edit_history=row[11],
+        has_link=bool(row[12]),
+        has_image=bool(row[13]),
+        has_attachment=bool(row[14]),
+        is_me_message=bool(row[15]),
+    )
 
 
 def ids_sql(values: Iterable[int]) -> str:

@@ -21,8 +21,8 @@ def _row(row: sqlite3.Row) -> RealmRow:
 
 async def is_deactivated(conn: Conn) -> bool:
     """Whether the organization is deactivated (a fresh database's is not)."""
-    row = await conn.fetchone("SELECT deactivated FROM realm ORDER BY id LIMIT 1")
-    return bool(row and row[0])
+    realm = await get_realm(conn)
+    return realm is not None and realm.deactivated
 
 
 async def set_deactivated(tx: Tx, realm_id: int, deactivated: bool) -> None:
@@ -31,6 +31,10 @@ async def set_deactivated(tx: Tx, realm_id: int, deactivated: bool) -> None:
 
 async def get_realm(conn: Conn) -> RealmRow | None:
     """The organization, or None in a fresh database."""
+    return await conn.memo("realm", "realm", _read_realm)
+
+
+async def _read_realm(conn: Conn) -> RealmRow | None:
     row = await conn.fetchone(f"SELECT {_COLUMNS} FROM realm ORDER BY id LIMIT 1")
     return _row(row) if row else None
 

@@ -71,6 +71,12 @@ async def list_streams(
     return [_row(row) for row in rows]
 
 
+async def stream_names(conn: Conn, stream_ids: Iterable[int]) -> dict[int, str]:
+    """Channel id -> name, for these channels (what a page of messages shows)."""
+    rows = await conn.fetchall(f"SELECT id, name FROM stream WHERE id IN ({_ids(stream_ids)})")
+    return {int(r[0]): str(r[1]) for r in rows}
+
+
 async def insert_stream(
     tx: Tx,
     *,

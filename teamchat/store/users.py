@@ -14,13 +14,31 @@ _COLUMNS = (
 )
 
 
+# Enum lookups by value, without Enum.__call__ (every message page converts its senders).
+_ROLES = {int(role): role for role in Role}
+_VISIBILITIES = {int(v): v for v in EmailVisibility}
+
+
 def _row(row: sqlite3.Row) -> UserRow:
-    data = dict(row)
-    data["role"] = Role(data["role"])
-    data["email_address_visibility"] = EmailVisibility(data["email_address_visibility"])
-    data["is_active"] = bool(data["is_active"])
-    data["is_bot"] = bool(data["is_bot"])
-    return UserRow(**data)
+    """A UserRow from a row selected with _COLUMNS (by position)."""
+    return UserRow(
+        id=row[0],
+        delivery_email=row[1],
+        full_name=row[2],
+        api_key=row[3],
+        password_hash=row[4],
+        role=_ROLES.get(row[5]) or Role(row[5]),
+        is_active=bool(row[6]),
+        is_bot=bool(row[7]),
+        bot_type=row[8],
+        bot_owner_id=row[9],
+        date_joined=row[10],
+        timezone=row[11],
+        avatar_source=row[12],
+        avatar_version=row[13],
+        email_address_visibility=_VISIBILITIES.get(row[14]) or EmailVisibility(row[14]),
+        settings_json=row[15],
+    )
 
 
 async def get_user_by_id(conn: Conn, user_id: int) -> UserRow | None:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from teamchat.store import message_search
 from teamchat.store.db import Conn, Tx
 
 Rows = Sequence[tuple[object, ...]]
@@ -294,6 +295,7 @@ async def create_indexes(tx: Tx, statements: Sequence[str]) -> None:
     await tx.execute(
         "INSERT INTO message_fts (rowid, topic, content) SELECT id, topic, content FROM message"
     )
+    await message_search.optimize_index(tx)
     for sql in statements:
         await tx.execute(sql)
 

@@ -104,6 +104,10 @@ def test_messages_with_flags_reactions_history_and_dms(imported: ServerProcess) 
         messages = _messages(iago)
         assert "mentioned" in messages[100]["flags"] and "read" not in messages[100]["flags"]
         assert messages[103]["content"] == "<p>Hi Iago, a private word</p>"
+        # The search index was built (and merged into one segment) after the bulk load.
+        found = iago.ok("GET", "/messages", anchor="newest", num_before=10, num_after=0,
+                        narrow='[{"operator": "search", "operand": "private word"}]')  # fmt: skip
+        assert [m["id"] for m in found["messages"]] == [103]
         assert 108 not in messages  # in a channel iago never subscribed to
         unread = iago.ok("POST", "/register", fetch_event_types='["message"]')
         assert unread["max_message_id"] == 107

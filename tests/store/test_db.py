@@ -7,7 +7,7 @@ import asyncio
 import sqlite3
 from pathlib import Path
 
-from teamchat.store.db import Database
+from teamchat.store.db import Conn, Database
 
 
 async def test_cancelled_reads_and_writes_leave_connections_usable(tmp_path: Path) -> None:
@@ -159,5 +159,44 @@ async def test_versions_grow_with_commits_that_change_watched_tables(tmp_path: P
         assert await db.notice_other_writers()
         assert db.version("users") > users and db.version("realm") > realm
         assert not await db.notice_other_writers()
+    finally:
+        await db.close()
+
+
+async def test_memos_of_watched_tables_follow_commits(tmp_path: Path) -> None:
+    """`Conn.memo` in a read snapshot: reused while the table is unchanged, read again after a
+    commit that wrote it; a snapshot that started before such a commit never stores its
+    (possibly older) value as current."""
+    db = Database(tmp_path / "m.db", readers=2)
+    await db.open()
+    loads: list[str] = []
+
+    async def names(conn: Conn) -> tuple[str, ...]:
+        loads.append("load")
+        rows = await conn.fetchall("SELECT name FROM realm ORDER BY id")
+        return tuple(row[0] for row in rows)
+
+    async def read_names() -> tuple[str, ...]:
+        async with db.read() as conn:
+            return await conn.memo("realm", "names", names)
+
+    try:
+        async with db.write() as tx:
+            await tx.execute(
+                "INSERT INTO realm (name, description, host, date_created) VALUES ('a', '', 'h', 0)"
+            )
+        assert await read_names() == ("a",) and await read_names() == ("a",)
+        assert len(loads) == 1
+        async with db.read() as old:  # starts before the next commit
+            async with db.write() as tx:
+                await tx.execute("UPDATE realm SET name = 'b'")
+            await old.memo("realm", "names", names)
+        assert await read_names() == ("b",)
+        assert await read_names() == ("b",)
+        assert len(loads) == 3
+        async with db.write() as tx:  # a write transaction always reads the table
+            await tx.execute("UPDATE realm SET name = 'c'")
+            assert await tx.memo("realm", "names", names) == ("c",)
+        assert await read_names() == ("c",)
     finally:
         await db.close()

@@ -56,6 +56,8 @@ def pair(server: ServerProcess, make_user: Callable[..., Api]) -> tuple[Api, Api
     """Two people in a fresh channel: (the browser's person, the other one, channel, id)."""
     person = make_user("Ada Browser")
     person.user_id = person.ok("GET", "/users/me")["user_id"]  # type: ignore[attr-defined]
+    # These tests send with Enter; enter_sends is off for a new account, as in Zulip.
+    person.ok("PATCH", "/settings", enter_sends=True)
     other = make_user("Bob Api")
     other.user_id = other.ok("GET", "/users/me")["user_id"]  # type: ignore[attr-defined]
     name = f"web {time.time_ns()}"

@@ -95,7 +95,7 @@ def test_keys_select_reply_jump_to_unread_and_show_the_cheat_sheet(
     expect(page.locator("#compose-to")).to_have_value(f"s:{stream_id}")
     expect(page.locator("#compose-topic")).to_have_value("logo")
     page.keyboard.type("Reply by keyboard")
-    page.keyboard.press("Enter")
+    page.keyboard.press("Control+Enter")  # sends whether or not Enter does (enter_sends)
     sent = page.locator("#messages article.message:not(.echo)", has_text="Reply by keyboard")
     expect(sent).to_be_visible()  # the server's copy, not the local echo
     mine = [{"operator": "sender", "operand": "me"}]

@@ -125,8 +125,9 @@ async def has_stream_message_access(
 
 async def message_extras(conn: Conn, rows: Sequence[MessageRow]) -> dict[int, MessageExtras]:
     """Senders, channel names, participants, reactions and topic links of the messages."""
-    stream_ids = {r.stream_id for r in rows if r.stream_id is not None}
-    streams = {s.id: s for s in await stream_store.list_streams(conn, stream_ids=stream_ids)}
+    names = await stream_store.stream_names(
+        conn, {r.stream_id for r in rows if r.stream_id is not None}
+    )
     participants = await message_store.dm_participants(
         conn, {r.recipient_id for r in rows if r.stream_id is None}
     )
@@ -135,13 +136,17 @@ async def message_extras(conn: Conn, rows: Sequence[MessageRow]) -> dict[int, Me
     reactions = await reaction_store.list_reactions(conn, [r.id for r in rows])
     submessages = await submessage_store.for_messages(conn, [r.id for r in rows])
     linkifiers = await render_linkifiers(conn)
+    links = {
+        topic: topic_links(topic, linkifiers)
+        for topic in {r.topic for r in rows if r.stream_id is not None}
+    }
     return {
         row.id: MessageExtras(
             sender=users[row.sender_id],
-            stream_name=streams[row.stream_id].name if row.stream_id is not None else None,
+            stream_name=names[row.stream_id] if row.stream_id is not None else None,
             participants=[users[u] for u in participants.get(row.recipient_id, [])],
             reactions=reactions.get(row.id, []),
-            topic_links=topic_links(row.topic, linkifiers) if row.stream_id is not None else [],
+            topic_links=links[row.topic] if row.stream_id is not None else [],
             submessages=submessages.get(row.id, []),
         )
         for row in rows
@@ -169,6 +174,7 @@ async def messages_for_viewer(
     )
     senders = list({e.sender.id: e.sender for e in extras.values()}.values())
     hidden = await inaccessible_user_ids(conn, viewer, senders)
+    email_visible = {s.id: wire.can_see_delivery_email(viewer, s) for s in senders}
     result = []
     for row in rows:
         extra = extras[row.id]
@@ -177,7 +183,7 @@ async def messages_for_viewer(
             row.content,
             view,
             sender_gravatar=extra.sender.avatar_source == "G",
-            sender_email_visible=wire.can_see_delivery_email(viewer, extra.sender),
+            sender_email_visible=email_visible[row.sender_id],
         )
         if row.sender_id in hidden:
             # zulip-compat: finalize_payload's can_access_sender=False.

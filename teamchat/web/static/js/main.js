@@ -8,6 +8,7 @@ import { Presence, startHeartbeat } from "./presence.js";
 import { State } from "./state.js";
 import { announceMessage, keepFocusAcross } from "./views/a11y.js";
 import { Compose } from "./views/compose.js";
+import { ComposeTools } from "./views/compose_tools.js";
 import { Keyboard } from "./views/keyboard.js";
 import { renderLeft } from "./views/left.js";
 import { MessageList } from "./views/messages.js";
@@ -23,6 +24,7 @@ import { RecentView } from "./views/recent_view.js";
 
 const $ = (id) => document.getElementById(id);
 const THEME_KEY = "teamchat.theme";
+const SYSTEM_DARK = matchMedia("(prefers-color-scheme: dark)");
 
 // A sent message ends its sender's typing there: the typing event's shape for that message.
 function typingOf(message) {
@@ -42,12 +44,14 @@ class App {
       const stored = localStorage.getItem(THEME_KEY);
       this.applyTheme(stored === "theme-dark" || stored === "theme-light" ? stored : "");
     } catch {
-      // storage disabled
+      this.applyTheme(""); // storage disabled
     }
+    SYSTEM_DARK.addEventListener("change", () => this.applyTheme(this.themeChoice));
     this.state = null;
     this.narrow = hashToNarrow(location.hash);
     this.list = null;
     this.compose = null;
+    this.composeTools = new ComposeTools();
     this.org = new OrgArea();
   }
 
@@ -58,6 +62,8 @@ class App {
     this.compose = new Compose($("compose"), this.state, {
       onEchoes: (echoes) => this.list?.setEchoes(echoes),
       onTyping: (target) => (target ? this.typingSender.typed(target) : this.typingSender.stop()),
+      onDrawn: (compose) => this.composeTools.attach(compose),
+      onKey: (event) => this.composeTools.keydown(event),
     });
     startHeartbeat(
       () => this.presence,
@@ -102,16 +108,18 @@ class App {
     this.typing = new TypingShown(fresh.myId);
     this.org.load(registered);
     if (this.compose) this.compose.state = fresh;
+    this.composeTools.load(registered, fresh);
     this.info = new UserInfo(registered);
     this.applyTheme();
   }
 
-  // Zulip's color_scheme: the page is light, dark, or follows the system (no class).
-  // The last choice is remembered in the browser so that a reload does not flash.
+  // Zulip's color_scheme: the page is light, dark, or follows the system ("": automatic,
+  // dark while the system prefers dark). The last choice is remembered in the browser so
+  // that a reload does not flash.
   applyTheme(name = themeClass(this.info.settings.color_scheme)) {
-    const root = document.documentElement;
-    root.classList.remove("theme-dark", "theme-light");
-    if (name) root.classList.add(name);
+    this.themeChoice = name;
+    const dark = name === "theme-dark" || (name === "" && SYSTEM_DARK.matches);
+    document.documentElement.classList.toggle("theme-dark", dark);
     try {
       localStorage.setItem(THEME_KEY, name);
     } catch {
@@ -214,6 +222,7 @@ class App {
       left = this.state.apply(event) || left;
       applyExtrasEvent(event);
       this.list?.onEvent(event);
+      this.composeTools.apply(event);
       if (event.type === "message") {
         this.compose.onMessage(event);
         if (this.info.settings.enable_desktop_notifications !== false) notifyMessage(event, this.state);

@@ -74,7 +74,7 @@ export class Compose {
   constructor(form, state, actions) {
     this.form = form;
     this.state = state;
-    this.actions = actions; // {onEchoes(echoes), onTyping(target | null)}
+    this.actions = actions; // {onEchoes(echoes), onTyping(target | null), onDrawn(this), onKey(event)}
     this.echoes = [];
     this.drafts = new Drafts(`teamchat.drafts.${state.myId}`);
     this.form.addEventListener("submit", (event) => {
@@ -133,6 +133,7 @@ export class Compose {
       this.drafts.save(this.draftAt, this.textarea.value);
     });
     this.textarea.addEventListener("keydown", (event) => {
+      if (this.actions.onKey?.(event)) return; // autocomplete, Ctrl+Enter, Enter-sends off
       if (event.key === "Enter" && !event.shiftKey && !event.isComposing) {
         event.preventDefault();
         this.send();
@@ -162,6 +163,7 @@ export class Compose {
     );
     this.showTopic();
     this.loadDraft();
+    this.actions.onDrawn?.(this);
   }
 
   // Drafts are kept per conversation (channel + topic, or the DM's people) in this browser.
