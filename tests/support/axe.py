@@ -11,8 +11,10 @@ import os
 import shutil
 import subprocess
 from pathlib import Path
+from typing import Any
 
 import pytest
+from playwright.sync_api import Page
 
 from tests.support.clients import CACHE, _locked, _run
 
@@ -52,3 +54,16 @@ def axe_script() -> str:
             except RuntimeError as error:
                 pytest.skip(f"could not install axe-core from the npm registry: {error}")
     return Path(script).read_text()
+
+
+def axe_violations(page: Page, script: str) -> list[dict[str, Any]]:
+    """The serious and critical problems axe-core finds in the page as it is now (the page's
+    context needs bypass_csp: axe is injected as an inline script)."""
+    page.add_script_tag(content=script)
+    result = page.evaluate(
+        "async () => (await axe.run(document, {resultTypes: ['violations']})).violations"
+        ".map(v => ({id: v.id, impact: v.impact, help: v.help,"
+        " nodes: v.nodes.slice(0, 5).map(n => n.target.join(' ') + ': ' + n.failureSummary)}))"
+    )
+    print(page.url, [(v["id"], v["impact"]) for v in result])
+    return [v for v in result if v["impact"] in ("serious", "critical")]

@@ -15,7 +15,7 @@ from playwright.sync_api import Browser, Page, expect
 from tests.conftest import TEST_PASSWORD
 from tests.support import web
 from tests.support.api import Api
-from tests.support.axe import axe_script
+from tests.support.axe import axe_script, axe_violations
 from tests.support.browser import DESKTOP, PHONE, log_in, message_with, subscribe
 from tests.support.server import ServerProcess
 
@@ -160,17 +160,6 @@ def test_keys_select_reply_jump_to_unread_and_show_the_cheat_sheet(
     expect(page.locator("#left a", has_text="Starred messages")).to_be_focused()
 
 
-def _axe_violations(page: Page, script: str) -> list[dict[str, Any]]:
-    page.add_script_tag(content=script)
-    result = page.evaluate(
-        "async () => (await axe.run(document, {resultTypes: ['violations']})).violations"
-        ".map(v => ({id: v.id, impact: v.impact, help: v.help,"
-        " nodes: v.nodes.slice(0, 5).map(n => n.target.join(' ') + ': ' + n.failureSummary)}))"
-    )
-    print(page.url, [(v["id"], v["impact"]) for v in result])
-    return [v for v in result if v["impact"] in ("serious", "critical")]
-
-
 def test_axe_finds_no_serious_problems_on_the_main_views(
     server: ServerProcess,
     browser: Browser,
@@ -183,7 +172,7 @@ def test_axe_finds_no_serious_problems_on_the_main_views(
 
     def check(name: str, page: Page) -> None:
         page.screenshot(path=str(tmp_path / f"{name}.png"))
-        found = _axe_violations(page, script)
+        found = axe_violations(page, script)
         if found:
             problems[name] = found
 

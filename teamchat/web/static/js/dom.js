@@ -22,13 +22,3 @@ export function badge(count, label) {
   return el("span", { class: "badge", text: String(count), "aria-label": `${count} ${label}` });
 }
 
-// Redraw `container` with `children`; a link inside it that had the keyboard focus keeps it
-// (the same href in the new nodes), so live updates never throw a keyboard user out.
-export function replaceKeepingFocus(container, ...children) {
-  const focused = document.activeElement;
-  const href = container.contains(focused) ? focused.getAttribute("href") : null;
-  container.replaceChildren(...children);
-  if (href === null) return;
-  const again = [...container.querySelectorAll("a[href]")].find((a) => a.getAttribute("href") === href);
-  again?.focus();
-}

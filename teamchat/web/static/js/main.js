@@ -19,6 +19,8 @@ import { openSettings, refreshSettings } from "./views/settings.js";
 import { TypingSender, TypingShown } from "./views/typing.js";
 import { openProfileCard, refreshProfileCard } from "./views/profile_card.js";
 import { UserInfo, themeClass } from "./user_info.js";
+import { applyExtrasEvent, loadExtras } from "./realm_extras.js";
+import { RecentView } from "./views/recent_view.js";
 
 const $ = (id) => document.getElementById(id);
 const THEME_KEY = "teamchat.theme";
@@ -101,6 +103,7 @@ class App {
     const fresh = new State(registered);
     if (this.state) fresh.topics = this.state.topics;
     this.state = fresh;
+    loadExtras(registered);
     this.presence = new Presence(registered);
     this.typing = new TypingShown(fresh.myId);
     this.org.load(registered);
@@ -155,6 +158,8 @@ class App {
         return "Mentions";
       case "search":
         return `Search: ${narrow.text}`;
+      case "recent":
+        return "Recent conversations";
       default:
         return "All messages";
     }
@@ -167,7 +172,8 @@ class App {
     $("narrow-title").textContent = title;
     document.title = `${title} · ${this.state.realmName}`;
     this.list?.destroy();
-    this.list = new MessageList($("messages"), this.state, this.narrow, {
+    const View = this.narrow.kind === "recent" ? RecentView : MessageList;
+    this.list = new View($("messages"), this.state, this.narrow, {
       onError: (text) => this.status(text, true),
       onRead: () => this.drawLeft(),
     });
@@ -214,6 +220,7 @@ class App {
     let people = false;
     for (const event of events) {
       left = this.state.apply(event) || left;
+      applyExtrasEvent(event);
       this.list?.onEvent(event);
       this.composeTools.apply(event);
       if (event.type === "message") {

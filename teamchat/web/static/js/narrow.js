@@ -4,6 +4,7 @@
 //
 // A narrow is one of:
 //   {kind: "all"} | {kind: "starred"} | {kind: "mentioned"} | {kind: "search", text}
+//   {kind: "recent"} (the recent conversations view, #recent: not a message list)
 //   {kind: "channel", streamId, topic?}  |  {kind: "dm", userIds: [sorted ids of the others]}
 
 const HASH_REPLACEMENTS = new Map([["%", "."], ["(", ".28"], [")", ".29"], [".", ".2E"]]);
@@ -45,6 +46,8 @@ export function narrowToHash(narrow, lookup) {
       return `#narrow/is/${narrow.kind}`;
     case "search":
       return `#narrow/search/${encodeHashComponent(narrow.text)}`;
+    case "recent":
+      return "#recent";
     default:
       return "#feed";
   }
@@ -58,6 +61,7 @@ function leadingId(operand) {
 // The narrow of a URL hash; anything unknown is the combined feed.
 export function hashToNarrow(hash) {
   const parts = hash.replace(/^#/, "").split("/");
+  if (parts[0] === "recent") return { kind: "recent" };
   if (parts[0] !== "narrow") return { kind: "all" };
   const [, operator, operand, subOperator, subOperand] = parts;
   if ((operator === "channel" || operator === "stream") && leadingId(operand) !== null) {

@@ -1,8 +1,11 @@
 // The left pane: the message views, subscribed channels with unread counts (the current
 // channel expanded to its topics, most recent first), direct message conversations.
 
-import { badge, el, replaceKeepingFocus } from "../dom.js";
+import { badge, el } from "../dom.js";
 import { channelHash, dmHash, narrowToHash, sameNarrow } from "../narrow.js";
+import { focusKey, restoreFocus } from "./keep_focus.js";
+import { notice } from "./popup_menu.js";
+import { topicMenuButton } from "./topic_menu.js";
 
 function link(href, label, count, current, extraClass = "") {
   return el("li", { class: `${extraClass}${current ? " current" : ""}` }, [
@@ -19,7 +22,11 @@ function topicList(state, streamId, narrow) {
   const items = topics.map((topic) => {
     const current = sameNarrow(narrow, { kind: "channel", streamId, topic });
     const href = channelHash(streamId, state.streamName(streamId), topic);
-    return link(href, topic || "(no topic)", state.unread.topicCount(streamId, topic), current, "topic");
+    const item = link(href, topic || "(no topic)", state.unread.topicCount(streamId, topic), current, "topic");
+    const messageId = state.topics.get(streamId).get(topic);
+    const menu = topicMenuButton(state, { streamId, topic, messageId }, (text) => notice(text, true));
+    if (menu) item.append(menu);
+    return item;
   });
   return el("ul", { class: "topics", "aria-label": `Topics in ${state.streamName(streamId)}` }, items);
 }
@@ -56,9 +63,10 @@ export function renderLeft(container, state, narrow) {
   const view = (kind, label, count) =>
     link(narrowToHash({ kind }, lookup), label, count, sameNarrow(narrow, { kind }), "view");
   const mentions = [...state.unread.mentions].filter((id) => state.unread.isUnread(id)).length;
-  replaceKeepingFocus(
-    container,
+  const focused = focusKey(container);
+  container.replaceChildren(
     el("ul", { class: "views" }, [
+      view("recent", "Recent conversations", 0),
       view("all", "All messages", state.unread.count()),
       view("starred", "Starred messages", 0),
       view("mentioned", "Mentions", mentions),
@@ -68,4 +76,5 @@ export function renderLeft(container, state, narrow) {
     el("h2", { text: "Direct messages" }),
     el("ul", { class: "dms" }, dmItems(state, narrow)),
   );
+  restoreFocus(container, focused);
 }

@@ -4,6 +4,8 @@
 
 import { del, get, patch, post } from "../api.js";
 import { el } from "../dom.js";
+import { openEmojiPicker } from "./emoji_picker.js";
+import { moreButton } from "./message_menu.js";
 
 const THUMBS_UP = { emoji_name: "+1", emoji_code: "1f44d", reaction_type: "unicode_emoji" };
 
@@ -42,6 +44,16 @@ export function actionsNode(message, list) {
       }),
     );
   }
+  const picker = el("button", {
+    type: "button",
+    class: "react-any",
+    "aria-label": "Add reaction",
+    "aria-haspopup": "dialog",
+    title: "Add reaction",
+    text: "☺+",
+  });
+  picker.addEventListener("click", () => openEmojiPicker(picker, message, state.myId, (text) => list.actions.onError(text)));
+  buttons.push(picker);
   if (message.sender_id === state.myId) {
     buttons.push(
       el("button", { type: "button", class: "edit", text: "Edit", onclick: () => startEdit(message, list) }),
@@ -57,6 +69,7 @@ export function actionsNode(message, list) {
       }),
     );
   }
+  buttons.push(moreButton(message, list));
   return el("div", { class: "message-actions", role: "toolbar", "aria-label": "Message actions" }, buttons);
 }
 

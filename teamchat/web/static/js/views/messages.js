@@ -9,6 +9,8 @@ import { layoutRows } from "../grouping.js";
 import { apiNarrow, channelHash, dmHash, dmUserIds, messageMatches } from "../narrow.js";
 import { actionsNode, editorNode } from "./message_actions.js";
 import { reactionsNode } from "./reactions.js";
+import { focusKey, restoreFocus } from "./keep_focus.js";
+import { topicMenuButton } from "./topic_menu.js";
 
 const BATCH = 100;
 const READ_DELAY_MS = 400;
@@ -59,6 +61,8 @@ export class MessageList {
     this.messages = [];
     this.echoes = [];
     this.foundOldest = false;
+    this.foundNewest = true;
+    this.readingPaused = false; // after "mark as unread from here", until another narrow
     this.loadingOlder = false;
     this.pendingRead = new Set();
     this.editing = null; // {id, draft} while the person edits one of their messages
@@ -69,6 +73,7 @@ export class MessageList {
     });
     this.onScroll = () => {
       if (this.container.scrollTop < 300) this.loadOlder();
+      if (this.atBottom()) this.loadNewer();
     };
     this.onVisible = () => {
       if (document.visibilityState === "visible") this.observeUnread();
@@ -78,6 +83,7 @@ export class MessageList {
   }
 
   destroy() {
+    this.destroyed = true; // a fetch still on its way must not draw over the next narrow
     this.observer.disconnect();
     this.container.removeEventListener("scroll", this.onScroll);
     document.removeEventListener("visibilitychange", this.onVisible);
@@ -85,12 +91,12 @@ export class MessageList {
     this.flushRead();
   }
 
-  fetch(anchor, includeAnchor) {
+  fetch(anchor, includeAnchor, numBefore = BATCH, numAfter = 0) {
     return get("/messages", {
       anchor,
       include_anchor: includeAnchor,
-      num_before: BATCH,
-      num_after: 0,
+      num_before: numBefore,
+      num_after: numAfter,
       narrow: apiNarrow(this.narrow),
       apply_markdown: true,
       client_gravatar: false,
@@ -99,16 +105,67 @@ export class MessageList {
 
   async load() {
     this.container.replaceChildren(el("p", { class: "loading", text: "Loading messages…" }));
-    const body = await this.fetch("newest", true);
+    // Zulip opens a narrow at its first unread message (the newest when all are read).
+    const body = await this.fetch("first_unread", true, BATCH, BATCH);
+    if (this.destroyed) return;
     // Messages that arrived live while the fetch was on its way stay.
     const fetched = new Set(body.messages.map((m) => m.id));
     const live = this.messages.filter((m) => !fetched.has(m.id));
     this.messages = [...body.messages, ...live].sort((a, b) => a.id - b.id);
     this.foundOldest = body.found_oldest;
+    this.foundNewest = body.found_newest;
     this.render();
-    this.container.scrollTop = this.container.scrollHeight;
+    this.scrollToFirstUnread();
     if (!this.foundOldest && this.container.scrollHeight <= this.container.clientHeight) {
       await this.loadOlder();
+    }
+  }
+
+  // The first unread message at the top of the view (below its headers); else the bottom.
+  scrollToFirstUnread() {
+    const first = this.messages.find((m) => this.state.unread.isUnread(m.id));
+    const node = first && this.container.querySelector(`article.message[data-id="${first.id}"]`);
+    if (!node) {
+      this.container.scrollTop = this.container.scrollHeight;
+      return;
+    }
+    const above = node.previousElementSibling?.matches("h2.recipient") ? node.previousElementSibling : node;
+    this.container.scrollTop +=
+      above.getBoundingClientRect().top - this.container.getBoundingClientRect().top - 8;
+  }
+
+  // The newest messages, at the bottom (the person sent one while reading further up).
+  async jumpToNewest() {
+    try {
+      const body = await this.fetch("newest", true);
+      if (this.destroyed) return;
+      this.messages = body.messages;
+      this.foundOldest = body.found_oldest;
+      this.foundNewest = true;
+      this.render();
+      this.container.scrollTop = this.container.scrollHeight;
+    } catch (error) {
+      this.actions.onError(`Could not load the newest messages: ${error.message}`);
+    }
+  }
+
+  // Opened at an unread message with more after it: the next batch as the person scrolls down.
+  async loadNewer() {
+    if (this.foundNewest || this.loadingNewer || !this.messages.length) return;
+    this.loadingNewer = true;
+    try {
+      const body = await this.fetch(this.messages[this.messages.length - 1].id, false, 0, BATCH);
+      if (this.destroyed) return;
+      const known = new Set(this.messages.map((m) => m.id));
+      this.messages = [...this.messages, ...body.messages.filter((m) => !known.has(m.id))];
+      this.foundNewest = body.found_newest;
+      const top = this.container.scrollTop;
+      this.render();
+      this.container.scrollTop = top;
+    } catch (error) {
+      this.actions.onError(`Could not load newer messages: ${error.message}`);
+    } finally {
+      this.loadingNewer = false;
     }
   }
 
@@ -117,6 +174,7 @@ export class MessageList {
     this.loadingOlder = true;
     try {
       const body = await this.fetch(this.messages[0].id, false);
+      if (this.destroyed) return;
       const known = new Set(this.messages.map((m) => m.id));
       this.messages = [...body.messages.filter((m) => !known.has(m.id)), ...this.messages];
       this.foundOldest = body.found_oldest;
@@ -140,9 +198,11 @@ export class MessageList {
     const pinned = this.atBottom();
     const top = this.container.scrollTop;
     const editorFocused = Boolean(document.activeElement?.closest?.(".edit-box"));
+    const focused = focusKey(this.container);
     this.render();
     this.container.scrollTop = pinned ? this.container.scrollHeight : top;
     if (editorFocused) this.container.querySelector(".edit-box textarea")?.focus();
+    else restoreFocus(this.container, focused);
   }
 
   render() {
@@ -151,6 +211,7 @@ export class MessageList {
     if (this.foundOldest) nodes.push(el("p", { class: "history-start", text: "No older messages." }));
     else nodes.push(el("p", { class: "loading", text: "Scroll up for older messages" }));
     for (const row of layoutRows(this.messages)) nodes.push(this.rowNode(row));
+    if (!this.foundNewest) nodes.push(el("p", { class: "loading", text: "Scroll down for newer messages" }));
     if (!this.messages.length && !this.echoes.length) {
       nodes.push(el("p", { class: "empty", text: "No messages here yet." }));
     }
@@ -178,6 +239,11 @@ export class MessageList {
           href: channelHash(message.stream_id, name, message.subject),
           text: message.subject || "(no topic)",
         }),
+        topicMenuButton(
+          state,
+          { streamId: message.stream_id, topic: message.subject, messageId: message.id },
+          (text) => this.actions.onError(text),
+        ),
       ]);
     }
     const ids = dmUserIds(message, state.myId);
@@ -262,7 +328,7 @@ export class MessageList {
   }
 
   seen(entries) {
-    if (document.visibilityState !== "visible") return;
+    if (document.visibilityState !== "visible" || this.readingPaused) return;
     const rootHeight = this.container.clientHeight;
     for (const entry of entries) {
       const visible =
@@ -315,6 +381,11 @@ export class MessageList {
 
   addLive(message, flags) {
     if (!messageMatches(this.narrow, message, flags, this.state.myId)) return;
+    if (!this.foundNewest) {
+      // Fetched when the person scrolls down to it; their own new message, at once.
+      if (message.sender_id === this.state.myId) this.jumpToNewest();
+      return;
+    }
     if (this.messages.some((m) => m.id === message.id)) return;
     message.flags = flags;
     this.messages.push(message);

@@ -1,8 +1,9 @@
 // The people list: everyone in the organization with a presence dot (active, idle, offline,
 // also said in words for screen readers); clicking someone opens the conversation with them.
 
-import { el, replaceKeepingFocus } from "../dom.js";
+import { el } from "../dom.js";
 import { dmHash } from "../narrow.js";
+import { focusKey, restoreFocus } from "./keep_focus.js";
 import { statusNode } from "./user_status.js";
 
 const ORDER = { active: 0, idle: 1, offline: 2 };
@@ -25,5 +26,7 @@ export function renderPeople(container, state, presence, info) {
       ]),
     ]),
   );
-  replaceKeepingFocus(container, el("h2", { text: "People" }), el("ul", {}, items));
+  const focused = focusKey(container);
+  container.replaceChildren(el("h2", { text: "People" }), el("ul", {}, items));
+  restoreFocus(container, focused);
 }

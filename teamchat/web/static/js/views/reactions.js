@@ -3,6 +3,7 @@
 
 import { del, post } from "../api.js";
 import { el } from "../dom.js";
+import { frequentFor, openEmojiPicker } from "./emoji_picker.js";
 
 export function emojiText(reaction) {
   if (reaction.reaction_type === "unicode_emoji") {
@@ -35,6 +36,7 @@ export function reactionsNode(message, myId, onError) {
     };
     const toggle = () => {
       const request = mine ? del : post;
+      if (!mine) frequentFor(myId).note({ type: group.reaction_type, code: group.emoji_code });
       request(`/messages/${message.id}/reactions`, params).catch((e) => onError(e.message));
     };
     return el(
@@ -49,5 +51,17 @@ export function reactionsNode(message, myId, onError) {
       [el("span", { class: "emoji", text: emojiText(group) }), el("span", { text: String(group.userIds.length) })],
     );
   });
+  if (buttons.length) {
+    const more = el("button", {
+      type: "button",
+      class: "add-reaction",
+      "aria-label": "Add reaction",
+      "aria-haspopup": "dialog",
+      title: "Add reaction",
+      text: "+",
+    });
+    more.addEventListener("click", () => openEmojiPicker(more, message, myId, onError));
+    buttons.push(more);
+  }
   return el("div", { class: "reactions" }, buttons);
 }
