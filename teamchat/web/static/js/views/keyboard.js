@@ -3,16 +3,11 @@
 
 import { el } from "../dom.js";
 import { SHORTCUTS, keyAction, nextUnreadTopic, stepSelection } from "../keymap.js";
-import { channelHash, dmUserIds, narrowToHash } from "../narrow.js";
+import { conversationOf } from "../message_links.js";
+import { channelHash, narrowToHash } from "../narrow.js";
 import { keepFocusAcross } from "./a11y.js";
 
 const $ = (id) => document.getElementById(id);
-
-// The conversation of a message, as a narrow (where a reply to it goes).
-function conversationOf(message, myId) {
-  if (message.type === "stream") return { kind: "channel", streamId: message.stream_id, topic: message.subject };
-  return { kind: "dm", userIds: dmUserIds(message, myId) };
-}
 
 export class Keyboard {
   constructor(app) {
