@@ -1,9 +1,9 @@
 """Authenticated requests reuse the user they authenticated last time (issue 10); any change
-to that user or the realm, by this server or by the admin CLI, is seen by the next request."""
+to that user or the realm, by this server or by another process (the admin CLI), is seen by
+the next request."""
 
 from __future__ import annotations
 
-import time
 from collections.abc import Callable
 
 from tests.people.test_bots import create_bot, short
@@ -48,14 +48,11 @@ def test_deactivation_and_role_changes_apply_to_the_next_request(
     assert_error(member.get("/users/me"), "Account is deactivated", "USER_DEACTIVATED", 401)
 
 
-def test_the_admin_cli_deactivating_a_user_is_seen_within_a_second(
+def test_the_admin_cli_deactivating_a_user_applies_to_the_next_request(
     server: ServerProcess, make_user: Callable[..., Api]
 ) -> None:
     member = make_user(full_name="Cli Leaver")
     member.ok("GET", "/users/me")
+    member.ok("GET", "/users/me")  # cached
     cli(server.db, "admin", "deactivate-user", member.email)
-    deadline = time.monotonic() + 1.0
-    while member.get("/users/me").status_code == 200:
-        assert time.monotonic() < deadline, "still authenticated a second after deactivation"
-        time.sleep(0.02)
     assert_error(member.get("/users/me"), "Account is deactivated", "USER_DEACTIVATED", 401)

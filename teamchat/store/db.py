@@ -14,10 +14,13 @@ durable, and each caller resumes, hooks run in commit order, only after that COM
 
 Caches above the store ask `version(table)`: a number that grows after every COMMIT that
 changed one of the WATCHED tables (temporary triggers on the writer tell which) and after
-another process committed anything (`PRAGMA data_version` of the writer, polled by the
-server's watcher through `notice_other_writers`). A cached value read at version v is good
-while the version is still v. Store queries on such tables memoize through `Conn.memo`
-(read snapshots only: a write transaction always reads the table).
+another process committed anything (`PRAGMA data_version` of the writer, which only other
+processes change: read on every `version` call, a header read of a microsecond). While the
+writer's thread holds the connection (a COMMIT, a BEGIN waiting for another process) that
+cannot be read, and `version` is None: callers read the database instead of trusting a
+cached value. A cached value read at version v is good while the version is still v. Store
+queries on such tables memoize through `Conn.memo` (read snapshots only: a write
+transaction always reads the table).
 """
 
 from __future__ import annotations
@@ -79,26 +82,27 @@ class Memos:
     """Values read from watched tables, each kept with the table's version at the start of
     the snapshot that read it: a commit after that start makes it stale, never wrong."""
 
-    def __init__(self, versions: dict[str, int]) -> None:
-        self._versions = versions
+    def __init__(self, db: Database) -> None:
+        self._db = db
         self._values: dict[str, tuple[int, object]] = {}
-        self._started: dict[str, int] = {}
+        self._started: dict[str, int] | None = None
 
     def start(self) -> Memos:
         """This object, for a snapshot starting now (remembers the versions now)."""
-        view = Memos(self._versions)
+        view = Memos(self._db)
         view._values = self._values
-        view._started = dict(self._versions)
+        view._started = self._db.versions()
         return view
 
     async def get(
         self, conn: Conn, table: str, key: str, load: Callable[[Conn], Awaitable[T]]
     ) -> T:
         hit = self._values.get(key)
-        if hit is not None and hit[0] == self._versions[table]:
+        if hit is not None and hit[0] == self._db.version(table):
             return hit[1]  # type: ignore[return-value]
         value = await load(conn)
-        self._values[key] = (self._started[table], value)
+        if self._started is not None:
+            self._values[key] = (self._started[table], value)
         return value
 
 
@@ -156,13 +160,34 @@ class Database:
         self._wait_thread = ThreadPoolExecutor(1, thread_name_prefix="teamchat-sqlite")
         self._committers: set[asyncio.Task[None]] = set()  # strong references while running
         self._versions = dict.fromkeys(WATCHED_TABLES, 0)
-        self._memos = Memos(self._versions)
+        self._memos = Memos(self)
+        self._thread_busy = 0  # calls running on the writer's thread
         self._changed: set[str] = set()  # watched tables written in the open batch
         self._writer_data_version = 0
 
-    def version(self, table: str) -> int:
-        """Grows whenever committed data of a watched `table` may have changed."""
-        return self._versions[table]
+    def version(self, table: str) -> int | None:
+        """Grows whenever committed data of a watched `table` may have changed; None when
+        that cannot be known now (read the database instead of a cached value)."""
+        versions = self.versions()
+        return None if versions is None else versions[table]
+
+    def versions(self) -> dict[str, int] | None:
+        """Every watched table's version (a copy), or None when they cannot be known now."""
+        writer = self._writer
+        if writer is None or self._thread_busy:
+            return None  # the thread holds the connection: another process may have written
+        self._note_data_version(int(writer.execute("PRAGMA data_version").fetchone()[0]))
+        return dict(self._versions)
+
+    def _note_data_version(self, version: int) -> bool:
+        """Record the writer's data_version; a change means another process committed, and
+        every watched table's version grows (we cannot tell which it wrote)."""
+        if version == self._writer_data_version:
+            return False
+        self._writer_data_version = version
+        for table in self._versions:
+            self._versions[table] += 1
+        return True
 
     def _note_change(self, table: str) -> None:
         self._changed.add(table)
@@ -177,19 +202,14 @@ class Database:
                 )
 
     async def notice_other_writers(self) -> bool:
-        """Whether another process committed since the last call; if so every watched
-        table's version grows (we cannot tell which it wrote). Waits behind a COMMIT."""
+        """Whether another process committed since the last look (see `versions`); waits
+        behind a COMMIT. The server's watcher calls it, so versions grow even while no
+        request asks."""
         writer = self._writer
         if writer is None:
             return False
         row = await self._in_thread(lambda: writer.execute("PRAGMA data_version").fetchone())
-        version = int(row[0])
-        if version == self._writer_data_version:
-            return False
-        self._writer_data_version = version
-        for table in self._versions:
-            self._versions[table] += 1
-        return True
+        return self._note_data_version(int(row[0]))
 
     async def open(self) -> None:
         """Open connections, refuse a foreign database, apply pending migrations."""
@@ -222,12 +242,16 @@ class Database:
 
     async def _in_thread(self, call: Callable[[], Any]) -> Any:
         """Run a waiting call on the connection's thread; finish it even if cancelled."""
-        task = asyncio.get_running_loop().run_in_executor(self._wait_thread, call)
+        self._thread_busy += 1
         try:
-            return await asyncio.shield(task)
-        except asyncio.CancelledError:
-            await task
-            raise
+            task = asyncio.get_running_loop().run_in_executor(self._wait_thread, call)
+            try:
+                return await asyncio.shield(task)
+            except asyncio.CancelledError:
+                await task
+                raise
+        finally:
+            self._thread_busy -= 1
 
     @asynccontextmanager
     async def write(self) -> AsyncIterator[Tx]:

@@ -159,6 +159,13 @@ async def test_versions_grow_with_commits_that_change_watched_tables(tmp_path: P
         assert await db.notice_other_writers()
         assert db.version("users") > users and db.version("realm") > realm
         assert not await db.notice_other_writers()
+        # Every `version` call looks too: another process's commit counts at once.
+        realm = db.version("realm")
+        other = sqlite3.connect(tmp_path / "v.db")
+        other.execute("INSERT INTO other VALUES (3)")
+        other.commit()
+        other.close()
+        assert db.version("realm") > realm
     finally:
         await db.close()
 

@@ -52,9 +52,10 @@ async def authenticate_api_key(rt: Runtime, username: str, api_key: str) -> User
             raise InvalidAPIKeyError()
         if not user.is_active:
             raise UserDeactivatedError()
-        if len(rt.auth_cache) >= _AUTH_CACHE_ENTRIES:
-            rt.auth_cache.clear()
-        rt.auth_cache[(username, api_key)] = (version, user)
+        if version is not None:
+            if len(rt.auth_cache) >= _AUTH_CACHE_ENTRIES:
+                rt.auth_cache.clear()
+            rt.auth_cache[(username, api_key)] = (version, user)
     check_api_rate_limit(rt, user)
     return user
 
@@ -69,9 +70,11 @@ def cached_api_user(rt: Runtime, username: str, api_key: str) -> UserRow | None:
     return cached[1]
 
 
-def _auth_version(rt: Runtime) -> int:
+def _auth_version(rt: Runtime) -> int | None:
+    """The users and realm tables' version (None: unknown now, see Database.versions)."""
+    versions = rt.db.versions()
     # Both versions only grow, so their sum grows whenever either does.
-    return rt.db.version("users") + rt.db.version("realm")
+    return None if versions is None else versions["users"] + versions["realm"]
 
 
 async def dev_fetch_api_key(rt: Runtime, username: str) -> UserRow:
