@@ -17,10 +17,11 @@ changed one of the WATCHED tables (temporary triggers on the writer tell which) 
 another process committed anything (`PRAGMA data_version` of the writer, which only other
 processes change: read on every `version` call, a header read of a microsecond). While the
 writer's thread holds the connection (a COMMIT, a BEGIN waiting for another process) that
-cannot be read, and `version` is None: callers read the database instead of trusting a
-cached value. A cached value read at version v is good while the version is still v. Store
-queries on such tables memoize through `Conn.memo` (read snapshots only: a write
-transaction always reads the table).
+cannot be read: during our own COMMIT nothing else can commit (we hold SQLite's write
+lock), so the versions stand; during a BEGIN waiting for another process `version` is None,
+and callers read the database instead of trusting a cached value. A cached value read at
+version v is good while the version is still v. Store queries on such tables memoize
+through `Conn.memo` (read snapshots only: a write transaction always reads the table).
 """
 
 from __future__ import annotations
@@ -162,6 +163,7 @@ class Database:
         self._versions = dict.fromkeys(WATCHED_TABLES, 0)
         self._memos = Memos(self)
         self._thread_busy = 0  # calls running on the writer's thread
+        self._committing = False  # the running call is our COMMIT: we hold the write lock
         self._changed: set[str] = set()  # watched tables written in the open batch
         self._writer_data_version = 0
 
@@ -174,8 +176,14 @@ class Database:
     def versions(self) -> dict[str, int] | None:
         """Every watched table's version (a copy), or None when they cannot be known now."""
         writer = self._writer
-        if writer is None or self._thread_busy:
-            return None  # the thread holds the connection: another process may have written
+        if writer is None:
+            return None
+        if self._committing:
+            # The thread holds the connection for our COMMIT, and with it SQLite's write
+            # lock: no other process can commit meanwhile, so nothing changed behind us.
+            return dict(self._versions)
+        if self._thread_busy:
+            return None  # a BEGIN waits for another process, which may commit any moment
         self._note_data_version(int(writer.execute("PRAGMA data_version").fetchone()[0]))
         return dict(self._versions)
 
@@ -317,7 +325,11 @@ class Database:
             try:
                 if not writer.in_transaction:
                     raise sqlite3.OperationalError("the transaction was rolled back")
-                await self._in_thread(lambda: writer.execute("COMMIT"))
+                self._committing = True
+                try:
+                    await self._in_thread(lambda: writer.execute("COMMIT"))
+                finally:
+                    self._committing = False
             except BaseException as exc:
                 if writer.in_transaction:
                     writer.execute("ROLLBACK")
