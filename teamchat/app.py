@@ -186,9 +186,6 @@ def create_app(settings: Settings, rt: Runtime | None = None) -> Litestar:
         await watcher.open()
         feed = ChangeFeed(runtime)
         await feed.start()
-        # First caches (e.g. authentications) drop what another process may have changed,
-        # then the change log publishes its events to clients that may act on them.
-        watcher.add_listener(runtime.db.notice_other_writers)
         watcher.add_listener(feed.publish_new)
         await fail_interrupted_exports(runtime)
         watch_task = asyncio.create_task(watcher.run())

@@ -15,7 +15,7 @@ durable, and each caller resumes, hooks run in commit order, only after that COM
 Caches above the store ask `version(table)`: a number that grows after every COMMIT that
 changed one of the WATCHED tables (temporary triggers on the writer tell which) and after
 another process committed anything (`PRAGMA data_version` of the writer, which only other
-processes change: read on every `version` call, a header read of a microsecond). While the
+processes change: read by `version` calls at most once a millisecond). While the
 writer's thread holds the connection (a COMMIT, a BEGIN waiting for another process) that
 cannot be read: during our own COMMIT nothing else can commit (we hold SQLite's write
 lock), so the versions stand; during a BEGIN waiting for another process `version` is None,
@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import asyncio
 import sqlite3
+import time
 from collections.abc import AsyncIterator, Awaitable, Callable
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import asynccontextmanager
@@ -42,6 +43,10 @@ from teamchat.store.migrations import (
 )
 
 BUSY_TIMEOUT_MS = 5000
+# How long a look at the writer's data_version stands for (see `Database.versions`): polls
+# and requests a millisecond apart share one look, a change by another process shows in
+# requests that start a millisecond after its commit.
+OTHER_WRITERS_LOOK_SECS = 0.001
 # Tables whose changes caches above the store depend on (see `Database.version`).
 WATCHED_TABLES = ("users", "realm", "linkifier")
 Params = tuple[object, ...] | dict[str, object]
@@ -164,6 +169,7 @@ class Database:
         self._memos = Memos(self)
         self._thread_busy = 0  # calls running on the writer's thread
         self._committing = False  # the running call is our COMMIT: we hold the write lock
+        self._looked_at = -1.0  # when `versions` last read the writer's data_version
         self._changed: set[str] = set()  # watched tables written in the open batch
         self._writer_data_version = 0
 
@@ -184,7 +190,10 @@ class Database:
             return dict(self._versions)
         if self._thread_busy:
             return None  # a BEGIN waits for another process, which may commit any moment
-        self._note_data_version(int(writer.execute("PRAGMA data_version").fetchone()[0]))
+        now = time.monotonic()
+        if now - self._looked_at >= OTHER_WRITERS_LOOK_SECS:
+            self._looked_at = now
+            self._note_data_version(int(writer.execute("PRAGMA data_version").fetchone()[0]))
         return dict(self._versions)
 
     def _note_data_version(self, version: int) -> bool:
@@ -208,16 +217,6 @@ class Database:
                     f"CREATE TEMP TRIGGER IF NOT EXISTS changed_{table}_{op.lower()} AFTER {op}"
                     f" ON main.{table} BEGIN SELECT teamchat_changed('{table}'); END"
                 )
-
-    async def notice_other_writers(self) -> bool:
-        """Whether another process committed since the last look (see `versions`); waits
-        behind a COMMIT. The server's watcher calls it, so versions grow even while no
-        request asks."""
-        writer = self._writer
-        if writer is None:
-            return False
-        row = await self._in_thread(lambda: writer.execute("PRAGMA data_version").fetchone())
-        return self._note_data_version(int(row[0]))
 
     async def open(self) -> None:
         """Open connections, refuse a foreign database, apply pending migrations."""
