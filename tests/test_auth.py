@@ -102,3 +102,16 @@ def test_wrong_key_unknown_email_and_garbage_headers_are_401(server: ServerProce
 def test_api_key_is_checked_case_insensitively_on_email(server: ServerProcess) -> None:
     with Api(server.url, server.owner_email.upper(), server.owner_key) as shouting:
         assert_success(shouting.get("/users/me"))
+
+
+def test_malformed_basic_credentials_are_refused_not_a_server_error(
+    server: ServerProcess,
+) -> None:
+    """Non-ASCII or non-base64 Basic credentials: 401 with Zulip's envelope, on the ordinary
+    routes and on the lean poll path alike (non-ASCII bytes once raised a 500)."""
+    for path in ("/api/v1/users/me", "/api/v1/events?queue_id=x"):
+        for value in (b"Basic \xe9\xe9", b"Basic !!!", b"Basic " + base64.b64encode(b"no-colon")):
+            response = httpx.get(server.url + path, headers={"Authorization": value})
+            assert_error(
+                response, "Invalid authorization header for basic auth", "UNAUTHORIZED", 401
+            )

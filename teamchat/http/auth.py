@@ -4,7 +4,6 @@ client's session cookie plus CSRF token under /json (the same handlers, see `jso
 from __future__ import annotations
 
 import base64
-import binascii
 import hmac
 from typing import Any, cast
 
@@ -27,14 +26,20 @@ def basic_credentials(request: Request[Any, Any, Any]) -> tuple[str, str] | None
     scheme, _, encoded = header.partition(" ")
     if scheme.lower() != "basic":
         raise UnauthorizedError("This endpoint requires HTTP basic authentication.")
+    credentials = decode_basic(encoded)
+    if credentials is None:
+        raise UnauthorizedError("Invalid authorization header for basic auth")
+    return credentials
+
+
+def decode_basic(encoded: str) -> tuple[str, str] | None:
+    """(username, password) of the base64 part of Basic credentials; None if malformed."""
     try:
         decoded = base64.b64decode(encoded.strip(), validate=True).decode("utf-8")
-    except (binascii.Error, UnicodeDecodeError):
-        raise UnauthorizedError("Invalid authorization header for basic auth") from None
+    except ValueError:  # not base64 (binascii.Error, non-ASCII text) or not UTF-8
+        return None
     username, sep, password = decoded.partition(":")
-    if not sep:
-        raise UnauthorizedError("Invalid authorization header for basic auth")
-    return username, password
+    return (username, password) if sep else None
 
 
 SESSION_COOKIE = "sessionid"

@@ -11,8 +11,6 @@ errors included, the one way every endpoint does.
 
 from __future__ import annotations
 
-import base64
-import binascii
 import re
 from typing import Any
 from urllib.parse import parse_qsl
@@ -22,6 +20,7 @@ import msgspec
 from teamchat.actions.people.auth import cached_api_user, check_api_rate_limit
 from teamchat.errors import ZulipError
 from teamchat.events.queue import EventQueue
+from teamchat.http.auth import decode_basic
 from teamchat.records import UserRow
 from teamchat.runtime import Runtime
 
@@ -87,12 +86,7 @@ def _basic_credentials(headers: list[tuple[bytes, bytes]]) -> tuple[str, str] | 
             return None  # a body may hold parameters
     if authorization is None or authorization[:6].lower() != b"basic ":
         return None
-    try:
-        decoded = base64.b64decode(authorization[6:].strip(), validate=True).decode()
-    except (binascii.Error, UnicodeDecodeError):
-        return None
-    username, sep, api_key = decoded.partition(":")
-    return (username, api_key) if sep else None
+    return decode_basic(authorization[6:].decode("latin-1"))
 
 
 def _poll_params(query_string: bytes) -> tuple[str, int | None, bool] | None:

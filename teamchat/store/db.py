@@ -196,15 +196,12 @@ class Database:
             self._note_data_version(int(writer.execute("PRAGMA data_version").fetchone()[0]))
         return dict(self._versions)
 
-    def _note_data_version(self, version: int) -> bool:
+    def _note_data_version(self, version: int) -> None:
         """Record the writer's data_version; a change means another process committed, and
         every watched table's version grows (we cannot tell which it wrote)."""
-        if version == self._writer_data_version:
-            return False
-        self._writer_data_version = version
-        for table in self._versions:
-            self._versions[table] += 1
-        return True
+        if version != self._writer_data_version:
+            self._writer_data_version = version
+            self._bump(set(self._versions))
 
     def _note_change(self, table: str) -> None:
         self._changed.add(table)
