@@ -112,7 +112,7 @@ def server_site(settings: Settings, site: str | None) -> str:
         return chosen.rstrip("/")
     err_console.print(
         f"note: no server is running on {settings.db_path} and TEAMCHAT_EXTERNAL_URL is not "
-        f"set, so the link assumes {DEFAULT_SITE}; pass --site URL or set TEAMCHAT_EXTERNAL_URL",
+        f"set: using {DEFAULT_SITE} (pass --site URL or set TEAMCHAT_EXTERNAL_URL)",
         soft_wrap=True,
     )
     return DEFAULT_SITE
