@@ -16,6 +16,9 @@ from tests.support.browser import DESKTOP, PHONE, log_in, message_with
 from tests.support.quickstart import ROOT, QuickstartServer
 
 SCREENSHOTS = ROOT / "docs"
+# What the README tells a newcomer to run; the fixtures do the same steps (build the wheel
+# `pip install .` builds, install it into a fresh virtualenv, run its `teamchat serve`).
+QUICK_START = "python3 -m venv .venv && .venv/bin/pip install . && .venv/bin/teamchat serve"
 
 
 def _record_failures(page: Page) -> list[str]:
@@ -34,6 +37,7 @@ def test_the_installed_wheel_serves_a_web_client_that_renders_messages(
     open_page,  # type: ignore[no-untyped-def]
     tmp_path: Path,
 ) -> None:
+    assert QUICK_START in (ROOT / "README.md").read_text()
     server = quickstart_server
     output = server.first_output
     assert f"open {server.url}/ in a browser" in output, output
