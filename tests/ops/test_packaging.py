@@ -6,9 +6,13 @@ from __future__ import annotations
 import zipfile
 from pathlib import Path
 
+import pytest
+
 from tests.support.quickstart import InstalledTeamchat, package_data_files, source_files
 
 
+# Building the wheel and a virtualenv takes a while on a busy machine (once per session).
+@pytest.mark.timeout(600)
 def test_the_wheel_holds_every_file_of_the_package(built_wheel: Path) -> None:
     names = set(zipfile.ZipFile(built_wheel).namelist())
     data = package_data_files()
@@ -22,6 +26,8 @@ def test_the_wheel_holds_every_file_of_the_package(built_wheel: Path) -> None:
     assert not [n for n in names if "__pycache__" in n or n.endswith(".pyc")]
 
 
+# Building the wheel and a virtualenv takes a while on a busy machine (once per session).
+@pytest.mark.timeout(600)
 def test_the_installed_console_script_runs_the_wheels_package(
     installed_teamchat: InstalledTeamchat,
 ) -> None:

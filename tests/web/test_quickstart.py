@@ -9,6 +9,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+import pytest
 from playwright.sync_api import Page, Response, expect
 
 from tests.support.api import Api
@@ -32,6 +33,8 @@ def _record_failures(page: Page) -> list[str]:
     return failures
 
 
+# Building the wheel and a virtualenv takes a while on a busy machine (once per session).
+@pytest.mark.timeout(600)
 def test_the_installed_wheel_serves_a_web_client_that_renders_messages(
     quickstart_server: QuickstartServer,
     open_page,  # type: ignore[no-untyped-def]
@@ -56,6 +59,8 @@ def test_the_installed_wheel_serves_a_web_client_that_renders_messages(
     assert not failures, failures
 
 
+# Building the wheel and a virtualenv takes a while on a busy machine (once per session).
+@pytest.mark.timeout(600)
 def test_readme_screenshots_from_the_installed_wheel(
     quickstart_server: QuickstartServer,
     open_page,  # type: ignore[no-untyped-def]
