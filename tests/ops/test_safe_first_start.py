@@ -15,6 +15,8 @@ from pathlib import Path
 
 import pytest
 
+from teamchat.store import backup as backup_store
+from teamchat.store.backup import DatabaseInUseError, ServerLock, lock_path, served_url
 from tests.support.quickstart import ROOT
 from tests.support.server import ServerProcess, cli, free_port
 
@@ -189,3 +191,56 @@ def test_gitignore_covers_what_a_server_writes(
     if ignored.returncode == 128:
         pytest.skip(f"not a git checkout: {ignored.stderr.strip()}")
     assert sorted(ignored.stdout.split()) == sorted(written)
+
+
+def test_an_unwritable_zuliprc_still_shows_the_password(
+    start_server: Callable[..., ServerProcess], tmp_path: Path
+) -> None:
+    directory = tmp_path / "blocked"
+    (directory / "zuliprc").mkdir(parents=True)  # cannot be written as a file
+    proc = ServerProcess(directory)
+    proc.start()
+    try:
+        output = proc.first_output
+        assert "owner password:" in output and "Traceback" not in output
+        assert f"(cannot write {directory / 'zuliprc'}: Is a directory)" in output
+    finally:
+        proc.stop()
+
+
+def test_the_server_lock_is_exclusive_notes_the_url_and_leaves_no_file(tmp_path: Path) -> None:
+    db = tmp_path / "teamchat.db"
+    first = ServerLock(db)
+    first.acquire()
+    first.note_url("http://127.0.0.1:8080")
+    assert served_url(db) == "http://127.0.0.1:8080"
+    with pytest.raises(DatabaseInUseError):
+        ServerLock(db).acquire()
+    first.release()
+    assert not lock_path(db).exists() and served_url(db) is None
+
+
+def test_a_lock_file_deleted_while_being_locked_is_not_shared(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A process that opened the lock file just before its holder deleted it (on release) must
+    not keep a lock on the deleted file: it locks the file now at the path instead."""
+    db = tmp_path / "teamchat.db"
+    real_flock = backup_store.fcntl.flock
+    calls = []
+
+    def flock_after_deletion(handle: object, operation: int) -> None:
+        calls.append(operation)
+        if len(calls) == 1:
+            lock_path(db).unlink()  # the previous holder releases between open and flock
+        real_flock(handle, operation)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(backup_store.fcntl, "flock", flock_after_deletion)
+    lock = ServerLock(db)
+    lock.acquire()
+    monkeypatch.setattr(backup_store.fcntl, "flock", real_flock)
+    assert len(calls) == 2  # it tried again on the new file
+    with pytest.raises(DatabaseInUseError):
+        ServerLock(db).acquire()
+    lock.release()
+    assert not lock_path(db).exists()
