@@ -16,8 +16,8 @@ from rich.table import Table
 
 from teamchat.actions.org import invites, invites_email, user_groups
 from teamchat.actions.org.invites import InviteOptions
-from teamchat.cli.admin import DEFAULT_SITE, admin, parse_role
-from teamchat.cli.common import JSON_OPTION, console, fail, first_owner, run_action
+from teamchat.cli.admin import admin, parse_role
+from teamchat.cli.common import JSON_OPTION, console, fail, first_owner, run_action, server_site
 from teamchat.errors import ZulipError
 from teamchat.runtime import Runtime
 from teamchat.store import linkifiers as linkifier_store
@@ -26,7 +26,7 @@ from teamchat.store import streams as stream_store
 
 
 def _site(rt: Runtime, site: str | None) -> str:
-    return (site or rt.settings.external_url or DEFAULT_SITE).rstrip("/")
+    return server_site(rt.settings, site)
 
 
 def _expiry(text: str | None) -> int | None:

@@ -85,6 +85,8 @@ def restore(
         lock.acquire()
     except backups.DatabaseInUseError as exc:
         raise fail(f"{exc}; stop it before restoring") from None
+    except backups.LockError as exc:
+        raise fail(str(exc)) from None
     try:
         _with_progress("Restoring", lambda step: backups.restore(source, target, step))
     finally:

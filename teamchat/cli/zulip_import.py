@@ -16,7 +16,7 @@ from rich.table import Table
 from teamchat.actions.ops.zulip_import.run import ImportSummary, import_realm
 from teamchat.cli.common import STATE, console, fail, run_action
 from teamchat.records import Role
-from teamchat.store.backup import DatabaseInUseError, ServerLock
+from teamchat.store.backup import DatabaseInUseError, LockError, ServerLock
 
 _STAGES = {
     "organization": "Organization",
@@ -40,6 +40,8 @@ def import_command(
             lock.acquire()
     except DatabaseInUseError as exc:
         raise fail(f"{exc}; import needs a new database") from None
+    except LockError as exc:
+        raise fail(str(exc)) from None
     try:
         summary = _run(path)
     except typer.Exit:

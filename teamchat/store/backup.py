@@ -30,7 +30,11 @@ PAGES_PER_STEP = 1024
 Progress = Callable[[int, int], None]  # (pages copied, total pages)
 
 
-class DatabaseInUseError(Exception):
+class LockError(Exception):
+    """The lock file beside the database cannot be taken."""
+
+
+class DatabaseInUseError(LockError):
     """A server is running on the database (it holds the lock file)."""
 
 
@@ -40,29 +44,66 @@ def lock_path(db_path: Path) -> Path:
 
 class ServerLock:
     """An exclusive advisory lock on `<db>.lock`, held by `teamchat serve` while it runs and
-    taken briefly by `restore`; the kernel releases it when the process dies."""
+    taken briefly by `restore` and `import`; the kernel releases it when the process dies.
+
+    The file exists only while the lock is held: `release` deletes it (still holding the
+    lock), and `acquire` checks that the file it locked is still the one at the path, so a
+    process that opened it just before the deletion tries again instead of sharing the lock.
+    While a server holds it, the file holds the URL it serves (`served_url`)."""
 
     def __init__(self, db_path: Path) -> None:
         self.path = lock_path(db_path)
         self._handle: IO[str] | None = None
 
     def acquire(self) -> None:
-        """Take the lock or raise DatabaseInUseError."""
-        handle = self.path.open("a")
-        try:
-            fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except BlockingIOError:
-            handle.close()
-            raise DatabaseInUseError(
-                f"a teamchat server is running on {self.path.with_suffix('')}"
-            ) from None
-        self._handle = handle
+        """Take the lock or raise DatabaseInUseError (or LockError when the file cannot be made)."""
+        while True:
+            try:
+                handle = self.path.open("a")
+            except OSError as exc:
+                raise LockError(
+                    f"cannot use database {self.path.with_suffix('')}: "
+                    f"cannot create {self.path}: {exc.strerror}"
+                ) from None
+            try:
+                fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except BlockingIOError:
+                handle.close()
+                raise DatabaseInUseError(
+                    f"a teamchat server is running on {self.path.with_suffix('')}"
+                ) from None
+            try:
+                same = os.fstat(handle.fileno()).st_ino == self.path.stat().st_ino
+            except FileNotFoundError:
+                same = False
+            if same:
+                self._handle = handle
+                return
+            handle.close()  # deleted by its last holder meanwhile: lock the new file
+
+    def note_url(self, url: str) -> None:
+        """Record the URL the server holding the lock serves (what `served_url` reads)."""
+        assert self._handle is not None
+        self._handle.truncate(0)
+        self._handle.write(url + "\n")
+        self._handle.flush()
 
     def release(self) -> None:
         if self._handle is not None:
+            with contextlib.suppress(FileNotFoundError):
+                self.path.unlink()
             fcntl.flock(self._handle, fcntl.LOCK_UN)
             self._handle.close()
             self._handle = None
+
+
+def served_url(db_path: Path) -> str | None:
+    """The URL the server running on `db_path` serves, or None when no server noted one."""
+    try:
+        text = lock_path(db_path).read_text().strip()
+    except OSError:
+        return None
+    return text or None
 
 
 def _copy(source: Path, dest: Path, progress: Progress | None) -> sqlite3.Connection:
@@ -84,7 +125,11 @@ def _copy(source: Path, dest: Path, progress: Progress | None) -> sqlite3.Connec
 
 
 def backup(source: Path, dest: Path, progress: Progress | None = None) -> None:
-    """Copy the live database `source` to the new file `dest`, page by page."""
+    """Copy the live database `source` to the new file `dest`, page by page; the copy is
+    readable by its owner only, as the database is."""
+    fd = os.open(dest, os.O_WRONLY | os.O_CREAT, 0o600)
+    os.fchmod(fd, 0o600)  # an existing file keeps its mode through os.open
+    os.close(fd)
     out = _copy(source, dest, progress)
     try:
         out.execute("PRAGMA journal_mode=DELETE")  # a standalone copy: no WAL beside it

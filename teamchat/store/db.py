@@ -27,11 +27,12 @@ through `Conn.memo` (read snapshots only: a write transaction always reads the t
 from __future__ import annotations
 
 import asyncio
+import os
 import sqlite3
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable
 from concurrent.futures import ThreadPoolExecutor
-from contextlib import asynccontextmanager
+from contextlib import asynccontextmanager, suppress
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -137,6 +138,13 @@ class _Batch:
         self.committed: asyncio.Future[None] = asyncio.get_running_loop().create_future()
 
 
+def create_private(path: Path) -> None:
+    """Create the database file empty and readable by its owner only, unless it exists: it
+    holds every API key, and SQLite gives its -wal and -shm files the same permissions."""
+    with suppress(FileExistsError):
+        os.close(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600))
+
+
 def connect(path: Path, *, read_only: bool) -> sqlite3.Connection:
     """A connection configured as every teamchat connection is."""
     conn = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
@@ -218,6 +226,7 @@ class Database:
     async def open(self) -> None:
         """Open connections, refuse a foreign database, apply pending migrations."""
         check_application_id(self.path)
+        create_private(self.path)
         writer = connect(self.path, read_only=False)
         try:
             migrate(writer)
