@@ -24,7 +24,8 @@ def _page(title: str, css_url: str, body: str, head: str = "") -> str:
     return (
         '<!DOCTYPE html><html lang="en"><head><meta charset="utf-8">'
         '<meta name="viewport" content="width=device-width, initial-scale=1">'
-        '<link rel="icon" href="data:,">'
+        '<link rel="icon" href="/favicon.ico" sizes="32x32">'
+        '<link rel="icon" href="/static/images/favicon.svg" type="image/svg+xml">'
         f'<title>{escape(title)}</title><link rel="stylesheet" href="{escape(css_url)}">'
         f"{head}</head>{body}</html>"
     )
