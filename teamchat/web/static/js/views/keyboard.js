@@ -66,7 +66,7 @@ export class Keyboard {
       case "compose":
         return this.composeNewTopic();
       case "compose-dm":
-        return $("compose-to").focus();
+        return app.compose.startDirect();
       case "reply":
         return this.reply();
       case "select-previous":
