@@ -234,6 +234,10 @@ def test_phone_shows_the_actions_of_the_tapped_message_only(
         mine.get_by_role("button", name="Star").tap()
         expect(mine).to_have_class(re.compile(r"\bstarred\b"))
         page.screenshot(path=tmp_path / f"phone-own-{scheme}.png")
+        # A long press (the browser's contextmenu) picks a message too.
+        message_with(page, "Line 3").locator(".content").dispatch_event("contextmenu")
+        expect(message_with(page, "Line 3").locator(".message-actions")).to_be_visible()
+        expect(actions).to_have_count(1)
     # The other views at phone size, to look at: the menu, recent conversations, search, a DM.
     page = touch_page()
     log_in(page, server.url, person.email)
@@ -242,7 +246,7 @@ def test_phone_shows_the_actions_of_the_tapped_message_only(
     page.screenshot(path=tmp_path / "phone-menu.png")
     page.locator("#menu-toggle").tap()
     views = {
-        "recent": "#narrow/recent",
+        "recent": "#recent",
         "search": "#narrow/search/Line",
         "dm": f"#narrow/dm/{other.user_id}-Bob",
         "channel": f"#narrow/channel/{stream_id}-x",
@@ -251,6 +255,21 @@ def test_phone_shows_the_actions_of_the_tapped_message_only(
         page.goto(f"{server.url}/{hash_}")
         expect(page.locator("#messages .loading", has_text="Loading")).to_have_count(0)
         page.screenshot(path=tmp_path / f"phone-view-{name}.png")
+    # The dialogs and popovers at phone size: the emoji picker, a profile card, settings.
+    first = message_with(page, "Line 0")
+    first.locator(".content").tap()
+    first.get_by_role("button", name="Add reaction").tap()
+    expect(page.locator(".emoji-picker")).to_be_visible()
+    page.screenshot(path=tmp_path / "phone-emoji-picker.png")
+    page.keyboard.press("Escape")
+    expect(page.locator(".emoji-picker")).to_be_hidden()
+    first.locator(".sender").tap()
+    expect(page.locator(".profile-card")).to_be_visible()
+    page.screenshot(path=tmp_path / "phone-profile-card.png")
+    page.keyboard.press("Escape")
+    page.locator("#settings-button").tap()
+    expect(page.locator("#settings")).to_be_visible()
+    page.screenshot(path=tmp_path / "phone-settings.png")
     assert channel
 
 
