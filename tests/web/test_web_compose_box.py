@@ -255,7 +255,10 @@ def test_the_tab_title_counts_unread_messages_and_the_icon_loads(
     page.goto(f"{server.url}/#narrow/channel/{away}-x/topic/t")
     expect(page).to_have_title(re.compile(rf"^# {re.escape(elsewhere)} \u203a t - "))  # read
     icon = page.evaluate("document.querySelector('link[rel=icon]').href")
-    assert icon.endswith("/favicon.ico")
+    assert re.search(r"/static/[0-9a-f]+/images/favicon\.svg$", icon), icon
     response = page.context.request.get(icon)
+    assert response.status == 200 and response.headers["content-type"] == "image/svg+xml"
+    # What a browser asks for by itself, without a link: no 404.
+    response = page.context.request.get(f"{server.url}/favicon.ico")
     assert response.status == 200 and response.headers["content-type"] == "image/png"
     assert icons and all(status == 200 for status in icons), icons
