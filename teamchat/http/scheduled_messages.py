@@ -12,12 +12,12 @@ from teamchat.actions.messages.message_send import SendRequest
 from teamchat.actions.scheduling import reminders
 from teamchat.actions.scheduling import scheduled_messages as sm
 from teamchat.errors import ZulipError
+from teamchat.http.auth import request_client
 from teamchat.http.messages import as_message_type
 from teamchat.http.params import Params, as_bool, as_int, as_str
 from teamchat.http.routing import delete, get, patch, post
 from teamchat.http.urls import realm_url
 from teamchat.lib.api_types import JsonDict
-from teamchat.lib.messages import client_name
 from teamchat.records import UserRow
 from teamchat.runtime import Runtime
 
@@ -44,9 +44,7 @@ def as_user_ids(name: str, raw: str) -> list[int]:
 
 
 def _client(params: Params, request: Request[Any, Any, Any]) -> str:
-    return client_name(
-        params.optional("client", as_str, None), request.headers.get("user-agent", "")
-    )
+    return request_client(request, params.optional("client", as_str, None))
 
 
 def as_channel_id_or_user_ids(name: str, raw: str) -> int | list[int]:

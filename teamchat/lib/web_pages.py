@@ -20,11 +20,17 @@ PAGE_HEADERS = {
 }
 
 
-def _page(title: str, css_url: str, body: str, head: str = "") -> str:
+def _page(title: str, css_url: str, body: str, head: str = "", icon_url: str = "") -> str:
+    """`icon_url`: the versioned SVG icon (cached for a year); else /favicon.ico."""
+    icon = (
+        f'<link rel="icon" href="{escape(icon_url)}" type="image/svg+xml">'
+        if icon_url
+        else '<link rel="icon" href="/favicon.ico" sizes="32x32">'
+    )
     return (
         '<!DOCTYPE html><html lang="en"><head><meta charset="utf-8">'
         '<meta name="viewport" content="width=device-width, initial-scale=1">'
-        '<link rel="icon" href="data:,">'
+        f"{icon}"
         f'<title>{escape(title)}</title><link rel="stylesheet" href="{escape(css_url)}">'
         f"{head}</head>{body}</html>"
     )
@@ -49,7 +55,12 @@ def login_page(*, realm_name: str, css_url: str, username: str = "", problem: st
 
 
 def app_shell(
-    *, realm_name: str, css_url: str, script_url: str, module_urls: tuple[str, ...] = ()
+    *,
+    realm_name: str,
+    css_url: str,
+    script_url: str,
+    module_urls: tuple[str, ...] = (),
+    icon_url: str = "",
 ) -> str:
     """The page the client's modules fill in; `data-` attributes carry no user content.
     `module_urls` are preloaded at once instead of as each import is discovered."""
@@ -76,4 +87,4 @@ def app_shell(
         '<aside id="people" class="people" aria-label="People"></aside></div>'
         '<dialog id="settings" class="settings" aria-labelledby="settings-title"></dialog></body>'
     )
-    return _page(realm_name, css_url, body, head)
+    return _page(realm_name, css_url, body, head, icon_url)

@@ -170,7 +170,6 @@ class App {
     $("search-input").value = this.narrow.kind === "search" ? this.narrow.text : "";
     const title = this.title(this.narrow);
     $("narrow-title").textContent = title;
-    document.title = `${title} · ${this.state.realmName}`;
     this.list?.destroy();
     const View = this.narrow.kind === "recent" ? RecentView : MessageList;
     this.list = new View($("messages"), this.state, this.narrow, {
@@ -201,6 +200,14 @@ class App {
 
   drawLeft() {
     renderLeft($("left"), this.state, this.narrow);
+    this.showTitle();
+  }
+
+  // The tab's title: the unread count first (as Zulip's web app), the narrow, the organization.
+  showTitle() {
+    const unread = this.state.unread.count();
+    const text = `${unread ? `(${unread}) ` : ""}${this.title(this.narrow)} - ${this.state.realmName}`;
+    if (document.title !== text) document.title = text;
   }
 
   drawPeople() {
@@ -245,6 +252,7 @@ class App {
     if (events.some((event) => event.type === "stream" || event.type === "realm")) {
       this.state.realmName = this.org.model.realm.name;
       $("narrow-title").textContent = this.title(this.narrow);
+      this.showTitle();
       this.compose.refreshOptions(this.narrow);
     }
     if (left) this.drawLeft();

@@ -11,6 +11,7 @@ export class State {
     this.realmHost = register.realm_bot_domain;
     this.queueId = register.queue_id;
     this.lastEventId = register.last_event_id;
+    this.maxMessageLength = register.max_message_length;
     this.users = new Map();
     for (const user of [...register.realm_users, ...(register.cross_realm_bots || [])]) {
       this.users.set(user.user_id, user);
