@@ -8,6 +8,7 @@ view, desktop and phone, light and dark, go to the test's directory (or TEAMCHAT
 from __future__ import annotations
 
 import os
+import re
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -15,6 +16,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Page, expect
 
+from tests.conftest import TEST_PASSWORD
 from tests.support.api import Api
 from tests.support.browser import DESKTOP, log_in, message_with, subscribe
 from tests.support.server import ServerProcess
@@ -291,3 +293,62 @@ def test_a_mention_of_someone_not_subscribed_warns_and_subscribes_them(
         page.fill("#compose-content", "")
     finally:
         owner.ok("PATCH", "/realm", can_add_subscribers_group={"new": ids["role:members"]})
+
+
+def sign_up_in_browser(open_page, url: str, stamp: int) -> Page:  # type: ignore[no-untyped-def]
+    newcomer: Page = open_page()
+    newcomer.goto(url)
+    newcomer.fill("#email", f"newcomer{stamp}@example.com")
+    newcomer.fill("#full_name", "Nia Newcomer")
+    newcomer.fill("#password", TEST_PASSWORD)
+    newcomer.click("button[type=submit]")
+    expect(newcomer.locator("#left .channels")).to_be_attached()
+    return newcomer
+
+
+def test_the_invitation_form_ticks_the_default_channels(
+    server: ServerProcess, open_page, make_user, owner: Api, shots  # type: ignore[no-untyped-def]
+) -> None:
+    stamp = time.time_ns()
+    admin = person(make_user, "Ines Inviter")
+    owner.ok("PATCH", f"/users/{admin.user_id}", role=200)  # type: ignore[attr-defined]
+    default, extra = f"welcome desk {stamp}", f"extra desk {stamp}"
+    default_id = subscribe(admin, default)
+    subscribe(admin, extra)
+    owner.ok("POST", "/default_streams", stream_id=default_id)
+    try:
+        for scheme in ("light", "dark"):
+            page = open_page(color_scheme=scheme)
+            log_in(page, server.url, admin.email)
+            page.click("#org-button")
+            page.get_by_role("tab", name="Invitations").click()
+            defaults = page.locator("#org-invite-defaults")
+            expect(defaults).to_be_checked()
+            default_box = page.locator("#organization .org-check", has_text=default).locator("input")
+            extra_box = page.locator("#organization .org-check", has_text=extra).locator("input")
+            expect(default_box).to_be_checked()
+            expect(default_box).to_be_disabled()
+            expect(extra_box).not_to_be_checked()
+            shots(page, f"invite-{scheme}")
+        extra_box.check()
+        page.get_by_role("button", name="Create invitation link").click()
+        expect(page.locator("#organization .org-form .org-result")).to_have_text("Link created.")
+        link = page.locator("#org-invite-link")
+        expect(link).to_have_value(re.compile(r"/join/[a-z0-9]+/$"))
+        first_url = link.input_value()
+        newcomer = sign_up_in_browser(open_page, first_url, stamp)
+        expect(newcomer.locator("#left .channels")).to_contain_text(default)
+        expect(newcomer.locator("#left .channels")).to_contain_text(extra)
+
+        # Unticking "Default channels" lets the inviter untick each of them.
+        defaults.uncheck()
+        expect(default_box).to_be_enabled()
+        expect(default_box).to_be_checked()
+        default_box.uncheck()
+        page.get_by_role("button", name="Create invitation link").click()
+        expect(link).not_to_have_value(first_url)
+        second = sign_up_in_browser(open_page, link.input_value(), stamp + 1)
+        expect(second.locator("#left .channels")).to_contain_text(extra)
+        expect(second.locator("#left .channels")).not_to_contain_text(default)
+    finally:
+        owner.ok("DELETE", "/default_streams", stream_id=default_id)

@@ -136,7 +136,8 @@ export class ChannelDirectory {
 // mentions (`@_**Name**`, which notify nobody) nor wildcards. Returns user ids, each once.
 export function mentionedUserIds(content, users) {
   const found = new Set();
-  const pattern = /(^|[^\w_])@\*\*([^*\n]+?)\*\*/g;
+  // Zulip's rule: a mention starts the text or follows a space or one of ' " ( , : <
+  const pattern = /(^|[\s'"(,:<])@\*\*([^*\n]+?)\*\*/g;
   for (const match of content.matchAll(pattern)) {
     const text = match[2];
     const bar = text.lastIndexOf("|");

@@ -28,11 +28,10 @@ export function renderChannelBar(node, state, narrow) {
     el("p", {}, [
       el("span", { text: "You are not subscribed to " }),
       el("strong", { text: `#${stream.name}` }),
-      el("span", { class: "channel-privacy", text: privacyLabel(stream) }),
       el("span", {
         text: canJoin
-          ? ". Subscribe to get its new messages and to write in it."
-          : ". Ask someone who may add subscribers to add you.",
+          ? `, a ${privacyLabel(stream).toLowerCase()} channel. Subscribe to get its new messages and to write in it.`
+          : `, a ${privacyLabel(stream).toLowerCase()} channel. Ask someone who may add subscribers to add you.`,
       }),
     ]),
     canJoin

@@ -74,7 +74,7 @@ export function renderLeft(container, state, narrow) {
     ]),
     channelsHeading(),
     el("ul", { class: "channels" }, channelItems(state, narrow)),
-    channelsFooter(state),
+    el("div", { class: "left-channels-more" }, [channelsFooter(state)]),
     el("h2", { text: "Direct messages" }),
     el("ul", { class: "dms" }, dmItems(state, narrow)),
   );

@@ -77,7 +77,7 @@ export class InvitesSection {
       const params = {
         invite_as: Number(role.value),
         invite_expires_in_minutes: expiry.value,
-        stream_ids: [...this.channelBoxes.querySelectorAll("input:checked:not(:disabled)")].map((box) =>
+        stream_ids: [...this.channelBoxes.querySelectorAll("input[data-channel]:checked:not(:disabled)")].map((box) =>
           Number(box.value),
         ),
         include_realm_default_subscriptions: this.defaultsBox.checked,
@@ -108,7 +108,7 @@ export class InvitesSection {
   // One box per channel; the default channels start ticked. While "Default channels" is
   // ticked they are fixed (the server adds them as they are at sign-up); untick it to choose.
   drawChannelBoxes() {
-    const boxes = [...this.channelBoxes.querySelectorAll("input[value]")];
+    const boxes = [...this.channelBoxes.querySelectorAll("input[data-channel]")];
     const checked = new Set(boxes.filter((box) => box.checked).map((box) => box.value));
     const seen = new Set(boxes.map((box) => box.value));
     const defaults = this.model.defaultStreams;
@@ -118,7 +118,13 @@ export class InvitesSection {
       const isDefault = defaults.has(stream.stream_id);
       const ticked = (fixed && isDefault) || (seen.has(value) ? checked.has(value) : isDefault);
       return el("label", { class: `org-check${isDefault ? " default" : ""}` }, [
-        el("input", { type: "checkbox", value, checked: ticked, disabled: fixed && isDefault }),
+        el("input", {
+          type: "checkbox",
+          value,
+          checked: ticked,
+          disabled: fixed && isDefault,
+          dataset: { channel: value },
+        }),
         el("span", { text: stream.name }),
         isDefault ? el("span", { class: "org-note", text: "default" }) : null,
       ]);
