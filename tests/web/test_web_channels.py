@@ -180,12 +180,18 @@ def test_channel_settings_add_and_remove_subscribers(
     ):
         admin_page = open_page(viewport=viewport, color_scheme=scheme)
         log_in(admin_page, server.url, admin.email)
+        admin_dialog = admin_page.locator("#channels-dialog")
         if viewport is PHONE:
             admin_page.click("#menu-toggle")
-        admin_page.locator("#left [data-action=browse-channels]").first.click()
-        admin_dialog = admin_page.locator("#channels-dialog")
-        admin_page.fill("#channel-filter", name)
-        admin_dialog.get_by_role("button", name=f"Settings of {name}").click()
+            admin_page.locator("#left [data-action=browse-channels]").first.click()
+            admin_page.fill("#channel-filter", name)
+            admin_dialog.get_by_role("button", name=f"Settings of {name}").click()
+        else:
+            # The Organization area's channel list leads to the same page.
+            admin_page.click("#org-button")
+            admin_page.get_by_role("tab", name="Channels").click()
+            admin_page.get_by_role("button", name=f"Subscribers of {name}").click()
+        expect(admin_dialog.locator("#channels-title")).to_have_text(f"#{name}")
         row = admin_dialog.locator(".channel-subscriber", has_text=f"Bob Added {stamp}")
         shots(admin_page, f"settings-admin-{label}")
         if label == "desktop-dark":
@@ -307,7 +313,11 @@ def sign_up_in_browser(open_page, url: str, stamp: int) -> Page:  # type: ignore
 
 
 def test_the_invitation_form_ticks_the_default_channels(
-    server: ServerProcess, open_page, make_user, owner: Api, shots  # type: ignore[no-untyped-def]
+    server: ServerProcess,
+    open_page,
+    make_user,
+    owner: Api,
+    shots,  # type: ignore[no-untyped-def]
 ) -> None:
     stamp = time.time_ns()
     admin = person(make_user, "Ines Inviter")
@@ -324,7 +334,9 @@ def test_the_invitation_form_ticks_the_default_channels(
             page.get_by_role("tab", name="Invitations").click()
             defaults = page.locator("#org-invite-defaults")
             expect(defaults).to_be_checked()
-            default_box = page.locator("#organization .org-check", has_text=default).locator("input")
+            default_box = page.locator("#organization .org-check", has_text=default).locator(
+                "input"
+            )
             extra_box = page.locator("#organization .org-check", has_text=extra).locator("input")
             expect(default_box).to_be_checked()
             expect(default_box).to_be_disabled()

@@ -71,6 +71,8 @@ class App {
     $("messages").before(this.channelBar);
     // The left pane's and the channel bar's "Browse channels".
     document.body.addEventListener("click", (event) => {
+      const settings = event.target.closest("[data-action=channel-settings]");
+      if (settings) this.channelBrowser.open(Number(settings.dataset.streamId));
       if (!event.target.closest("[data-action=browse-channels]")) return;
       this.toggleMenu(false);
       this.channelBrowser.open();
