@@ -9,7 +9,7 @@ import { State } from "./state.js";
 import { announceMessage, keepFocusAcross } from "./views/a11y.js";
 import { ChannelBrowser } from "./views/channel_browser.js";
 import { renderChannelBar } from "./views/channel_bar.js";
-import { ComposeBanner } from "./views/compose_banner.js";
+import { ComposeBanner, composeStreamId } from "./views/compose_banner.js";
 import { Compose } from "./views/compose.js";
 import { ComposeTools } from "./views/compose_tools.js";
 import { Keyboard } from "./views/keyboard.js";
@@ -289,7 +289,7 @@ class App {
     renderChannelBar(this.channelBar, this.state, this.narrow);
     $("narrow-title").textContent = this.title(this.narrow);
     const subscribedHere = this.narrow.kind === "channel" && this.state.channels.has(this.narrow.streamId);
-    if (subscribedHere && this.compose.select && !this.compose.select.value) this.compose.setNarrow(this.narrow);
+    if (subscribedHere && composeStreamId(this.compose) === null) this.compose.setNarrow(this.narrow);
     this.composeBanner.check();
   }
 

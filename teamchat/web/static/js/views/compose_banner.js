@@ -8,6 +8,16 @@ import { mentionedUserIds } from "../channels.js";
 import { extras } from "../realm_extras.js";
 import { addSubscribers } from "./channel_settings.js";
 
+// The channel the compose box is set to write to, or null (a direct message, or nothing chosen).
+export function composeStreamId(compose) {
+  try {
+    const target = compose?.target();
+    return target?.type === "stream" && Number.isInteger(target.streamId) ? target.streamId : null;
+  } catch {
+    return null; // no recipient chosen
+  }
+}
+
 export class ComposeBanner {
   constructor(getState) {
     this.getState = getState;
@@ -15,6 +25,7 @@ export class ComposeBanner {
     this.dismissed = new Set(); // "streamId:userId"
     this.node = el("div", { class: "compose-banners", "aria-live": "polite" });
     this.timer = null;
+    this.watched = new WeakSet();
   }
 
   get state() {
@@ -22,26 +33,28 @@ export class ComposeBanner {
   }
 
   // A (re)drawn compose box: put the banners above its fields and watch what is written.
+  // Listeners sit on the form, which stays while its fields are drawn again.
   attach(compose) {
     this.compose = compose;
     compose.form.prepend(this.node);
-    const later = () => {
-      clearTimeout(this.timer);
-      this.timer = setTimeout(() => this.check(), 250);
-    };
-    compose.textarea.addEventListener("input", later);
-    compose.select.addEventListener("change", () => this.check());
+    if (!this.watched.has(compose.form)) {
+      this.watched.add(compose.form);
+      compose.form.addEventListener("input", () => {
+        clearTimeout(this.timer);
+        this.timer = setTimeout(() => this.check(), 250);
+      });
+      compose.form.addEventListener("change", () => this.check());
+    }
     this.check();
   }
 
   // The people to warn about: mentioned, active, not subscribed to the channel written to.
   unsubscribedMentions() {
-    const compose = this.compose;
-    if (!compose?.select?.value?.startsWith("s:")) return { streamId: null, userIds: [] };
-    const streamId = Number(compose.select.value.slice(2));
+    const streamId = composeStreamId(this.compose);
+    if (streamId === null) return { streamId, userIds: [] };
     const directory = this.state.directory;
     if (!directory.subscribers.has(streamId)) return { streamId, userIds: [] };
-    const userIds = mentionedUserIds(compose.textarea.value, this.state.users).filter(
+    const userIds = mentionedUserIds(this.compose.textarea?.value ?? "", this.state.users).filter(
       (id) =>
         this.state.users.get(id)?.is_active !== false &&
         !directory.hasSubscriber(streamId, id) &&
@@ -50,16 +63,26 @@ export class ComposeBanner {
     return { streamId, userIds };
   }
 
+  // Drawn again only when who is warned about changes: a banner replaced under the pointer
+  // (the textarea's change event comes on mousedown, as focus leaves it) loses the click.
   check() {
     if (!this.compose) return;
     const { streamId, userIds } = this.unsubscribedMentions();
+    const shown = `${streamId}:${userIds.join(",")}:${this.canAdd(streamId)}`;
+    if (shown === this.shown && this.node.childElementCount === userIds.length) return;
+    this.shown = shown;
     this.node.replaceChildren(...userIds.map((userId) => this.banner(streamId, userId)));
+  }
+
+  canAdd(streamId) {
+    const stream = this.state.directory.get(streamId);
+    const me = this.state.users.get(this.state.myId) ?? { role: 400 };
+    return Boolean(stream) && extras.permissions.canAddSubscribers(me, stream, true);
   }
 
   banner(streamId, userId) {
     const stream = this.state.directory.get(streamId);
-    const me = this.state.users.get(this.state.myId) ?? { role: 400 };
-    const canAdd = Boolean(stream) && extras.permissions.canAddSubscribers(me, stream, true);
+    const canAdd = this.canAdd(streamId);
     const name = this.state.userName(userId);
     const result = el("span", { class: "channel-result", role: "status" });
     return el("div", { class: "compose-banner warning", dataset: { userId } }, [
