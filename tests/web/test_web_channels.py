@@ -12,12 +12,14 @@ import re
 import time
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
-from playwright.sync_api import Page, expect
+from playwright.sync_api import Browser, Page, expect
 
 from tests.conftest import TEST_PASSWORD
 from tests.support.api import Api
+from tests.support.axe import axe_script, axe_violations
 from tests.support.browser import DESKTOP, log_in, message_with, subscribe
 from tests.support.server import ServerProcess
 
@@ -91,6 +93,14 @@ def test_browse_subscribe_unsubscribe_and_create(
         empty = page.locator("#left .left-empty")
         expect(empty).to_contain_text("You are not subscribed to any channels.")
         shots(page, f"empty-{label}")
+        if viewport is PHONE:
+            page.click("#menu-toggle")  # closed: All messages says the same
+        expect(page.locator("#channel-bar")).to_contain_text(
+            "You are not subscribed to any channels."
+        )
+        shots(page, f"empty-all-{label}")
+        if viewport is PHONE:
+            page.click("#menu-toggle")
         empty.get_by_role("button", name="Browse channels").click()
         dialog = page.locator("#channels-dialog")
         expect(dialog).to_be_visible()
@@ -109,6 +119,7 @@ def test_browse_subscribe_unsubscribe_and_create(
             expect(row.locator(".channel-count")).to_have_text("2 subscribers")
             assert name in subscribed_names(me)
             expect(page.locator("#left .channels")).to_contain_text(name)
+            expect(page.locator("#channel-bar")).to_be_hidden()
             dialog.get_by_role("tab", name="Subscribed", exact=True).click()
             expect(row).to_have_count(1)
             dialog.get_by_role("tab", name="Not subscribed").click()
@@ -118,6 +129,7 @@ def test_browse_subscribe_unsubscribe_and_create(
             expect(row.get_by_role("button", name=f"Subscribe to {name}")).to_be_visible()
             eventually(lambda: name not in subscribed_names(me))
             expect(page.locator("#left .left-empty")).to_be_visible()
+            expect(page.locator("#channel-bar")).to_be_visible()
 
         created = f"made here {stamp} {label}"
         dialog.get_by_role("button", name="Create channel").click()
@@ -364,3 +376,60 @@ def test_the_invitation_form_ticks_the_default_channels(
         expect(second.locator("#left .channels")).not_to_contain_text(default)
     finally:
         owner.ok("DELETE", "/default_streams", stream_id=default_id)
+
+
+def test_axe_finds_no_serious_problems_in_the_channel_views(
+    server: ServerProcess,
+    browser: Browser,
+    make_user,  # type: ignore[no-untyped-def]
+    pair,  # type: ignore[no-untyped-def]
+) -> None:
+    script = axe_script()
+    me, _other, name, stream_id = pair
+    stamp = time.time_ns()
+    person(make_user, f"Axe Outside {stamp}")
+    elsewhere = f"axe elsewhere {stamp}"
+    elsewhere_id = subscribe(person(make_user, "Axe Owner"), elsewhere)
+    problems: dict[str, list[dict[str, Any]]] = {}
+
+    def check(label: str, page: Page) -> None:
+        found = axe_violations(page, script)
+        if found:
+            problems[label] = found
+
+    for scheme, viewport in (("light", DESKTOP), ("dark", DESKTOP), ("light", PHONE)):
+        # axe is injected as an inline script, which the page's CSP forbids.
+        context = browser.new_context(
+            viewport=viewport,  # type: ignore[arg-type]
+            color_scheme=scheme,  # type: ignore[arg-type]
+            reduced_motion="reduce",
+            bypass_csp=True,
+        )
+        try:
+            page = context.new_page()
+            tag = f"{scheme}-{viewport['width']}"
+            log_in(page, server.url, me.email)
+            page.goto(f"{server.url}/#narrow/channel/{elsewhere_id}-axe")
+            expect(page.locator("#channel-bar")).to_be_visible()
+            check(f"unsubscribed-{tag}", page)
+            page.goto(f"{server.url}/#narrow/channel/{stream_id}-web/topic/axe")
+            page.fill("#compose-content", f"@**Axe Outside {stamp}**")
+            expect(page.locator("#compose .compose-banner")).to_be_visible()
+            check(f"banner-{tag}", page)
+            page.fill("#compose-content", "")
+            if viewport is PHONE:
+                page.click("#menu-toggle")
+            page.locator("#left [data-action=browse-channels]").first.click()
+            dialog = page.locator("#channels-dialog")
+            expect(dialog.locator("li.channel-row").first).to_be_visible()
+            check(f"browser-{tag}", page)
+            page.fill("#channel-filter", name)
+            dialog.get_by_role("button", name=f"Settings of {name}").click()
+            expect(dialog.locator(".channel-subscriber").first).to_be_visible()
+            check(f"settings-{tag}", page)
+            dialog.get_by_role("button", name="Back to channels").click()
+            dialog.get_by_role("button", name="Create channel").click()
+            check(f"create-{tag}", page)
+        finally:
+            context.close()
+    assert not problems, problems

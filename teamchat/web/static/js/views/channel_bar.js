@@ -1,5 +1,6 @@
 // Above a channel's messages when this person is not subscribed to it: the channel's name,
-// what it is about, and "Subscribe" (where they may), as Zulip's web app offers it. Also the
+// what it is about, and "Subscribe" (where they may), as Zulip's web app offers it; above
+// All messages when they are subscribed to no channel at all: "Browse channels". Also the
 // left pane's ways into the channel browser, and its empty state.
 
 import { el } from "../dom.js";
@@ -7,6 +8,15 @@ import { extras } from "../realm_extras.js";
 import { privacyLabel, subscribeSelf } from "./channel_settings.js";
 
 export function renderChannelBar(node, state, narrow) {
+  if ((narrow.kind === "all" || narrow.kind === "recent") && !state.channels.size) {
+    // Nothing will arrive here until this person joins a channel: say how.
+    node.hidden = false;
+    node.replaceChildren(
+      el("p", { text: "You are not subscribed to any channels. Browse them to find your team's conversations." }),
+      el("button", { type: "button", class: "primary", dataset: { action: "browse-channels" }, text: "Browse channels" }),
+    );
+    return;
+  }
   if (narrow.kind !== "channel" || state.directory.isSubscribed(narrow.streamId)) {
     node.hidden = true;
     node.replaceChildren();

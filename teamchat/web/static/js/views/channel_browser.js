@@ -83,7 +83,13 @@ export class ChannelBrowser {
       el("div", { class: "channels-head" }, [
         this.page === "list"
           ? null
-          : el("button", { type: "button", class: "channels-back", text: "‹ Channels", onclick: () => this.show("list") }),
+          : el("button", {
+              type: "button",
+              class: "channels-back",
+              text: "‹ Channels",
+              "aria-label": "Back to channels",
+              onclick: () => this.show("list"),
+            }),
         el("h2", { id: "channels-title", text: title }),
         el("button", { type: "button", class: "channels-close", text: "Close", onclick: () => this.close() }),
       ]),
