@@ -27,6 +27,8 @@ import { RecentView } from "./views/recent_view.js";
 
 const $ = (id) => document.getElementById(id);
 const THEME_KEY = "teamchat.theme";
+// Events that change what the channel browser, the channel bar or the mention warning show.
+const CHANNEL_EVENTS = new Set(["subscription", "stream", "default_streams", "realm_user", "realm", "user_group"]);
 const SYSTEM_DARK = matchMedia("(prefers-color-scheme: dark)");
 
 // A sent message ends its sender's typing there: the typing event's shape for that message.
@@ -264,9 +266,7 @@ class App {
       }
     }
     this.org.apply(events);
-    if (events.some((event) => ["subscription", "stream", "default_streams", "realm_user", "realm", "user_group"].includes(event.type))) {
-      this.channelsChanged();
-    }
+    if (events.some((event) => CHANNEL_EVENTS.has(event.type))) this.channelsChanged();
     if (events.some((event) => event.type === "stream" || event.type === "realm")) {
       this.state.realmName = this.org.model.realm.name;
       $("narrow-title").textContent = this.title(this.narrow);

@@ -89,7 +89,8 @@ export class Permissions {
   }
 
   canCreateChannel(me, invite_only) {
-    return this.realmAllows(me, invite_only ? "can_create_private_channel_group" : "can_create_public_channel_group");
+    const setting = invite_only ? "can_create_private_channel_group" : "can_create_public_channel_group";
+    return this.realmAllows(me, setting);
   }
 
   // A realm event: realm settings and user groups change live.

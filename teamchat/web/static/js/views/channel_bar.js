@@ -7,13 +7,17 @@ import { el } from "../dom.js";
 import { extras } from "../realm_extras.js";
 import { privacyLabel, subscribeSelf } from "./channel_settings.js";
 
+// main.js opens the channel browser for any click on [data-action=browse-channels].
+const browseButton = () =>
+  el("button", { type: "button", class: "primary", dataset: { action: "browse-channels" }, text: "Browse channels" });
+
 export function renderChannelBar(node, state, narrow) {
   if ((narrow.kind === "all" || narrow.kind === "recent") && !state.channels.size) {
     // Nothing will arrive here until this person joins a channel: say how.
     node.hidden = false;
     node.replaceChildren(
       el("p", { text: "You are not subscribed to any channels. Browse them to find your team's conversations." }),
-      el("button", { type: "button", class: "primary", dataset: { action: "browse-channels" }, text: "Browse channels" }),
+      browseButton(),
     );
     return;
   }
@@ -27,7 +31,7 @@ export function renderChannelBar(node, state, narrow) {
   if (!stream) {
     node.replaceChildren(
       el("p", { text: "This channel does not exist, or you do not have access to it." }),
-      el("button", { type: "button", dataset: { action: "browse-channels" }, text: "Browse channels" }),
+      browseButton(),
     );
     return;
   }
@@ -38,10 +42,11 @@ export function renderChannelBar(node, state, narrow) {
     el("p", {}, [
       el("span", { text: "You are not subscribed to " }),
       el("strong", { text: `#${stream.name}` }),
+      el("span", { text: `, a ${privacyLabel(stream).toLowerCase()} channel. ` }),
       el("span", {
         text: canJoin
-          ? `, a ${privacyLabel(stream).toLowerCase()} channel. Subscribe to get its new messages and to write in it.`
-          : `, a ${privacyLabel(stream).toLowerCase()} channel. Ask someone who may add subscribers to add you.`,
+          ? "Subscribe to get its new messages and to write in it."
+          : "Ask someone who may add subscribers to add you.",
       }),
     ]),
     canJoin
@@ -80,7 +85,7 @@ export function channelsFooter(state) {
   if (!state.channels.size) {
     return el("div", { class: "left-empty" }, [
       el("p", { text: "You are not subscribed to any channels." }),
-      el("button", { type: "button", class: "primary", dataset: { action: "browse-channels" }, text: "Browse channels" }),
+      browseButton(),
     ]);
   }
   if (!others) return null;

@@ -134,7 +134,13 @@ export class ChannelBrowser {
         el("div", { class: "channels-tabs", role: "tablist", "aria-label": "Which channels" }, tabs),
         filter,
         canCreate
-          ? el("button", { type: "button", class: "primary", id: "channel-create", text: "Create channel", onclick: () => this.show("create") })
+          ? el("button", {
+              type: "button",
+              class: "primary",
+              id: "channel-create",
+              text: "Create channel",
+              onclick: () => this.show("create"),
+            })
           : null,
       ]),
       list,

@@ -75,11 +75,13 @@ export class ChannelSettings {
     const description = el("div", { class: "channel-description rendered" });
     // The server's sanitized rendering of the description.
     description.innerHTML = stream.rendered_description || "<p>No description.</p>";
-    const own = subscribed
-      ? el("button", { type: "button", text: "Unsubscribe", onclick: () => leaveChannel(stream, this.result) })
-      : perms.canSubscribe(this.me, stream, false)
-        ? el("button", { type: "button", class: "primary", text: "Subscribe", onclick: () => subscribeSelf(stream, this.result) })
-        : null;
+    let own = null;
+    if (subscribed) {
+      own = el("button", { type: "button", text: "Unsubscribe", onclick: () => leaveChannel(stream, this.result) });
+    } else if (perms.canSubscribe(this.me, stream, false)) {
+      const join = () => subscribeSelf(stream, this.result);
+      own = el("button", { type: "button", class: "primary", text: "Subscribe", onclick: join });
+    }
     const focused = document.activeElement?.id;
     this.holder.replaceChildren(
       el("div", { class: "channel-facts" }, [
@@ -119,12 +121,10 @@ export class ChannelSettings {
                 type: "button",
                 text: "Remove",
                 "aria-label": `Remove ${person.name}`,
-                onclick: () =>
-                  act(
-                    result,
-                    () => del("/users/me/subscriptions", { subscriptions: [stream.name], principals: [person.id] }),
-                    "Removed.",
-                  ),
+                onclick: () => {
+                  const params = { subscriptions: [stream.name], principals: [person.id] };
+                  act(result, () => del("/users/me/subscriptions", params), "Removed.");
+                },
               })
             : null;
       return el("li", { class: "channel-subscriber", dataset: { userId: person.id } }, [
@@ -135,12 +135,13 @@ export class ChannelSettings {
       ]);
     });
     const known = directory.subscribers.has(this.streamId);
+    const nobody = el("li", { class: "channel-none", text: "Nobody is subscribed." });
     const count = directory.count(this.streamId);
     return el("section", { class: "channel-subscribers", "aria-labelledby": "channel-subscribers-title" }, [
       el("h3", { id: "channel-subscribers-title", text: `Subscribers (${count})` }),
       canAdd ? this.addForm(stream, new Set(ids)) : null,
       known
-        ? el("ul", { class: "channel-subscriber-list" }, rows.length ? rows : [el("li", { class: "channel-none", text: "Nobody is subscribed." })])
+        ? el("ul", { class: "channel-subscriber-list" }, rows.length ? rows : [nobody])
         : el("p", { class: "channel-none", text: "Only subscribers can see who is subscribed to this channel." }),
     ]);
   }
@@ -151,7 +152,9 @@ export class ChannelSettings {
       .sort((a, b) => a.full_name.localeCompare(b.full_name));
     const choose = el("select", { id: "channel-add-person", "aria-label": "Person to subscribe" }, [
       el("option", { value: "", text: candidates.length ? "Choose a person…" : "Everyone is subscribed" }),
-      ...candidates.map((user) => el("option", { value: String(user.user_id), text: `${user.full_name} (${user.email})` })),
+      ...candidates.map((user) =>
+        el("option", { value: String(user.user_id), text: `${user.full_name} (${user.email})` }),
+      ),
     ]);
     const result = el("span", { class: "channel-result", role: "status" });
     const add = async (event) => {

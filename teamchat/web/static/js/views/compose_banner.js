@@ -88,11 +88,8 @@ export class ComposeBanner {
     return el("div", { class: "compose-banner warning", dataset: { userId } }, [
       el("p", {}, [
         el("strong", { text: name }),
-        el("span", {
-          text: canAdd
-            ? ` is not subscribed to #${stream.name}, so they will not be notified unless you subscribe them.`
-            : ` is not subscribed to #${stream?.name ?? "this channel"}, so they will not be notified of this mention.`,
-        }),
+        el("span", { text: ` is not subscribed to #${stream?.name ?? "this channel"}, so they will not be notified` }),
+        el("span", { text: canAdd ? " unless you subscribe them." : " of this mention." }),
       ]),
       canAdd
         ? el("button", {
