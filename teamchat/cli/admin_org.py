@@ -53,15 +53,15 @@ def invite(
         bool,
         typer.Option(
             "--no-default-channels",
-            help="Do not join the organization's default channels (joined unless given)",
+            help="Leave out the organization's default channels",
         ),
     ] = False,
     site: Annotated[str | None, typer.Option(help="Server URL the link starts with")] = None,
 ) -> None:
     """Create a reusable invitation link and print it.
 
-    Who signs up with it joins the organization's default channels (as Zulip's invitation
-    dialog does by default) and every `--channel`."""
+    Who signs up with it joins every `--channel` and, unless `--no-default-channels`, the
+    organization's default channels (as Zulip's invitation dialog does by default)."""
     parsed_role = parse_role(role)
     minutes = _expiry(expires_in_minutes)
 
