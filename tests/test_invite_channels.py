@@ -8,7 +8,6 @@ from __future__ import annotations
 import re
 import sqlite3
 import time
-from collections.abc import Callable
 
 import pytest
 
@@ -24,7 +23,7 @@ def admin(server: ServerProcess) -> Api:
     return user_with_role(server, "admin")
 
 
-def channel(api: Api, name: str, *others: Api) -> int:
+def channel(api: Api, name: str) -> int:
     api.ok("POST", "/users/me/subscriptions", subscriptions=[{"name": name}])
     return int(api.ok("GET", "/get_stream_id", stream=name)["stream_id"])
 
@@ -139,9 +138,7 @@ def test_an_email_invitation_with_defaults_joins_them(server: ServerProcess, adm
         admin.ok("DELETE", "/default_streams", stream_id=default)
 
 
-def test_the_default_is_no_default_channels_as_in_zulip(
-    server: ServerProcess, admin: Api, make_user: Callable[..., Api]
-) -> None:
+def test_the_default_is_no_default_channels_as_in_zulip(server: ServerProcess, admin: Api) -> None:
     stamp = time.time_ns()
     default = channel(admin, f"api default {stamp}")
     admin.ok("POST", "/default_streams", stream_id=default)
