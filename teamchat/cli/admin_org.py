@@ -49,9 +49,19 @@ def invite(
     channel: Annotated[
         list[str] | None, typer.Option("--channel", help="Channel to join (repeatable)")
     ] = None,
+    no_default_channels: Annotated[
+        bool,
+        typer.Option(
+            "--no-default-channels",
+            help="Leave out the organization's default channels",
+        ),
+    ] = False,
     site: Annotated[str | None, typer.Option(help="Server URL the link starts with")] = None,
 ) -> None:
-    """Create a reusable invitation link and print it."""
+    """Create a reusable invitation link and print it.
+
+    Who signs up with it joins every `--channel` and, unless `--no-default-channels`, the
+    organization's default channels (as Zulip's invitation dialog does by default)."""
     parsed_role = parse_role(role)
     minutes = _expiry(expires_in_minutes)
 
@@ -65,7 +75,10 @@ def invite(
                     raise ZulipError(f"Channel '{name}' does not exist")
                 stream_ids.append(stream.id)
         options = InviteOptions(
-            invite_as=int(parsed_role), expires_in_minutes=minutes, stream_ids=stream_ids
+            invite_as=int(parsed_role),
+            expires_in_minutes=minutes,
+            stream_ids=stream_ids,
+            include_realm_default_subscriptions=not no_default_channels,
         )
         return await invites.do_create_multiuse_invite(
             rt, owner, options, realm_url=_site(rt, site)
