@@ -63,9 +63,16 @@ def _hl_lines(spec: str | None) -> list[int]:
         return []
 
 
+@functools.lru_cache(maxsize=64)
+def _formatter(hl_lines: tuple[int, ...]) -> HtmlFormatter:
+    # Building a formatter costs about a millisecond (it prepares its style table); a built
+    # one keeps no state between calls, so one per hl_lines serves every block.
+    return HtmlFormatter(cssclass="codehilite", wrapcode=True, hl_lines=list(hl_lines))
+
+
 def highlight_html(code: str, lang: str | None, hl_lines: list[int] | None = None) -> str:
     """Return Pygments' `<div class="codehilite">` for `code` in `lang` (plain text if None)."""
-    formatter = HtmlFormatter(cssclass="codehilite", wrapcode=True, hl_lines=hl_lines or [])
+    formatter = _formatter(tuple(hl_lines or ()))
     return str(highlight(code, _lexer(lang or "text"), formatter)).rstrip("\n")
 
 
