@@ -64,7 +64,7 @@ def _hl_lines(spec: str | None) -> list[int]:
 
 
 @functools.lru_cache(maxsize=64)
-def _formatter(hl_lines: tuple[int, ...]) -> HtmlFormatter:
+def _formatter(hl_lines: tuple[int, ...]) -> HtmlFormatter[str]:
     # Building a formatter costs about a millisecond (it prepares its style table); a built
     # one keeps no state between calls, so one per hl_lines serves every block.
     return HtmlFormatter(cssclass="codehilite", wrapcode=True, hl_lines=list(hl_lines))
