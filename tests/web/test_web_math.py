@@ -42,9 +42,12 @@ def test_math_is_laid_out_by_katex_in_light_and_dark(
         # its style sheet hides the MathML copy that is there for screen readers.
         strut = message.locator(".katex .strut").first
         assert strut.evaluate("node => node.getBoundingClientRect().height") > 5
-        assert message.locator(".katex-mathml").first.evaluate(
-            "node => getComputedStyle(node).position"
-        ) == "absolute"
+        assert (
+            message.locator(".katex-mathml").first.evaluate(
+                "node => getComputedStyle(node).position"
+            )
+            == "absolute"
+        )
         page.wait_for_function("document.fonts.status === 'loaded'")
         fonts = [url for url in fonts if "/katex/fonts/" in url]
         assert fonts and all(url.startswith(server.url) for url in fonts)
