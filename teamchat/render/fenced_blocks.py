@@ -16,8 +16,10 @@ from teamchat.render.context import CurrentRender
 from teamchat.render.math import math_block_html
 from teamchat.render.md import Preprocessor
 
+# zulip-compat: words after the language (a header, used by spoilers) do not stop a fence.
 FENCE_RE = re.compile(
-    r"^[ ]{0,3}(?P<fence>~{3,}|`{3,})[ ]*(?:\{?\.?(?P<lang>[\w+\-./#]+)\}?)?[ ]*$"
+    r"^[ ]{0,3}(?P<fence>~{3,}|`{3,})[ ]*"
+    r"(?:\{?\.?(?P<lang>[\w+\-./#]+)(?:[ ]+[^ ~`][^~`]*?)?\}?)?[ ]*$"
 )
 SPOILER_FENCE_RE = re.compile(
     r"^[ ]{0,3}(?P<fence>~{3,}|`{3,})[ ]*spoiler(?:[ ]+(?P<header>.*?))?[ ]*$"
@@ -101,6 +103,8 @@ class FencedBlockPreprocessor(CurrentRender, Preprocessor):
                 "",
                 stash(SPOILER_CLOSE_HTML),
             ]
+        if block.kind in ("code", "math") and not block.lines:
+            return []  # zulip-compat: an empty code or math block renders as nothing
         if block.kind == "math":
             text = "\n".join(line.rstrip() for line in block.lines)
             return [stash(math_block_html(self.state, text))]
