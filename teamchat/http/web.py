@@ -32,6 +32,7 @@ async def web_app(request: Request[Any, Any, Any], rt: Runtime) -> Response[str]
         script_url=assets.url("js/main.js"),
         module_urls=tuple(assets.url(name) for name in assets.files if name.endswith(".js")),
         icon_url=assets.url("images/favicon.svg"),
+        extra_css_urls=(assets.url("katex/katex.min.css"),),
     )
     return Response(page, media_type=MediaType.HTML, headers=web_pages.PAGE_HEADERS)
 

@@ -61,11 +61,14 @@ def app_shell(
     script_url: str,
     module_urls: tuple[str, ...] = (),
     icon_url: str = "",
+    extra_css_urls: tuple[str, ...] = (),
 ) -> str:
     """The page the client's modules fill in; `data-` attributes carry no user content.
-    `module_urls` are preloaded at once instead of as each import is discovered."""
+    `module_urls` are preloaded at once instead of as each import is discovered;
+    `extra_css_urls` are more style sheets (KaTeX's, for math in messages)."""
     preloads = "".join(f'<link rel="modulepreload" href="{escape(url)}">' for url in module_urls)
-    head = f'<script type="module" src="{escape(script_url)}"></script>{preloads}'
+    sheets = "".join(f'<link rel="stylesheet" href="{escape(url)}">' for url in extra_css_urls)
+    head = f'{sheets}<script type="module" src="{escape(script_url)}"></script>{preloads}'
     body = (
         '<body class="app"><header class="topbar">'
         '<button type="button" id="menu-toggle" class="icon-button" aria-label="Show channels"'

@@ -6,6 +6,7 @@
 import { get, post } from "../api.js";
 import { el } from "../dom.js";
 import { layoutRows } from "../grouping.js";
+import { applyMathStyles } from "../math_styles.js";
 import { apiNarrow, channelHash, dmHash, dmUserIds, messageMatches } from "../narrow.js";
 import { actionsNode, editorNode } from "./message_actions.js";
 import { decorateContent } from "./message_content.js";
@@ -279,6 +280,7 @@ export class MessageList {
     // The server's sanitized rendered HTML (with search matches highlighted in a search).
     content.innerHTML = message.match_content ?? message.content;
     decorateContent(content, this.state.myId);
+    applyMathStyles(content);
     node.append(content);
     if (message.last_edit_timestamp) node.append(el("span", { class: "edited", text: "(edited)" }));
     node.append(reactionsNode(message, this.state.myId, (error) => this.actions.onError(error)));
