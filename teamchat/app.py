@@ -23,6 +23,7 @@ from litestar.types import (
     LifeSpanSend,
     Message,
     Receive,
+    ReceiveMessage,
     Scope,
     Send,
 )
@@ -60,8 +61,19 @@ access_log = logging.getLogger("teamchat.access")
 API_HANDLERS: list[Any] = http.api_handlers()
 
 
+class ClientDisconnected(Exception):
+    """The client went away while its request was being read (an abandoned body)."""
+
+
+# nginx's "client closed request": never sent (nobody is listening), only logged.
+CLIENT_CLOSED_REQUEST = 499
+
+
 def error_response(request: Request[Any, Any, Any], exc: Exception) -> Response[Any]:
     """Every error as Zulip's JSON envelope; unexpected ones are logged and answered 500."""
+    if isinstance(exc, ClientDisconnected):
+        # The access log's line for this request (status 499) is the only trace.
+        return Response(b"", status_code=CLIENT_CLOSED_REQUEST)
     if not isinstance(exc, ZulipError):
         exc = _as_zulip_error(exc)
     return Response(exc.envelope(), status_code=exc.http_status, headers=dict(exc.headers))
@@ -111,8 +123,16 @@ def with_access_log(app: ASGIApp) -> ASGIApp:
                 status = message["status"]
             await send(message)
 
+        async def receive_wrapper() -> ReceiveMessage:
+            message = await receive()
+            # Before the answer starts, only the request's body is read; later, a streamed
+            # answer listens for the disconnect itself.
+            if message["type"] == "http.disconnect" and status == 0:
+                raise ClientDisconnected()
+            return message
+
         try:
-            await app(scope, receive, send_wrapper)
+            await app(scope, receive_wrapper, send_wrapper)
         finally:
             if access_log.isEnabledFor(logging.INFO):
                 state = scope.get("state", {})
