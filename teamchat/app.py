@@ -42,6 +42,7 @@ from teamchat.actions.ops.realm_export.exports import fail_interrupted_exports
 from teamchat.actions.scheduling.delivery import run_scheduler
 from teamchat.config import Settings
 from teamchat.errors import (
+    DiskFullError,
     MethodNotAllowedError,
     PayloadTooLargeError,
     ResourceNotFoundError,
@@ -51,12 +52,15 @@ from teamchat.events.broker import cancel_task
 from teamchat.http import event_polls
 from teamchat.http.auth import json_to_api, provide_runtime, provide_user, route_takes
 from teamchat.http.params import Params
+from teamchat.lib.disk_full import is_disk_full
+from teamchat.lib.log_throttle import ThrottledLog
 from teamchat.lib.logsafe import escape_controls
 from teamchat.runtime import Runtime
 from teamchat.store.backup import run_periodic_backups
 
 log = logging.getLogger("teamchat")
 access_log = logging.getLogger("teamchat.access")
+disk_full_log = ThrottledLog(log)  # a full disk fails every write: one line a minute
 
 API_HANDLERS: list[Any] = http.api_handlers()
 
@@ -80,6 +84,10 @@ def error_response(request: Request[Any, Any, Any], exc: Exception) -> Response[
 
 
 def _as_zulip_error(exc: Exception) -> ZulipError:
+    if is_disk_full(exc):
+        # Nothing was stored; the client retries. GET /health says so too.
+        disk_full_log.warning("a write failed: the disk is full (%s)", exc)
+        return DiskFullError()
     if isinstance(exc, OverflowError):
         # An integer beyond SQLite's 64 bits (e.g. in a path or a JSON value) names nothing.
         return ZulipError("Integer out of range")
