@@ -53,6 +53,7 @@ from teamchat.http import event_polls
 from teamchat.http.auth import json_to_api, provide_runtime, provide_user, route_takes
 from teamchat.http.params import Params
 from teamchat.lib.disk_full import is_disk_full
+from teamchat.lib.integers import foreign_digit_values
 from teamchat.lib.log_throttle import ThrottledLog
 from teamchat.lib.logsafe import escape_controls
 from teamchat.runtime import Runtime
@@ -185,6 +186,14 @@ class TeamchatLitestar(Litestar):
         await super().__call__(scope, receive, send)
 
 
+async def refuse_foreign_digit_ids(request: Request[Any, Any, Any]) -> None:
+    """Litestar's `{name:int}` path parameters take any script's digits (int("\u0665") == 5);
+    Zulip's URLs match [0-9]+ only, so such a path names no route."""
+    numbers = [v for v in request.path_params.values() if isinstance(v, int)]
+    if numbers and set(numbers) & foreign_digit_values(request.scope["path"].split("/")):
+        raise ResourceNotFoundError("Not Found")
+
+
 async def provide_params(request: Request[Any, Any, Any], rt: Runtime) -> Params:
     """The request's parameters. Litestar resolves dependencies of the same depth in a task
     group each (a cost on every request), so they form a chain instead: rt, then params, then
@@ -248,6 +257,7 @@ def create_app(settings: Settings, rt: Runtime | None = None) -> Litestar:
             "user": Provide(provide_user),
         },
         exception_handlers={Exception: error_response},
+        before_request=refuse_foreign_digit_ids,
         lifespan=[lifespan],
         logging_config=None,
         openapi_config=None,

@@ -30,3 +30,16 @@ def parse_int(text: str) -> int | None:
         return int(stripped)
     except ValueError:  # more digits than Python converts (sys.get_int_max_str_digits)
         return None
+
+
+def foreign_digit_values(segments: list[str]) -> set[int]:
+    """The numbers among `segments` written with digits other than ASCII ("\\u0665" -> 5):
+    what a framework's integer path converter (int()) would take and Zulip's URLs do not."""
+    values = set()
+    for segment in segments:
+        if segment and segment.isdecimal() and not segment.isascii():
+            try:
+                values.add(int(segment))
+            except ValueError:  # more digits than int() converts
+                continue
+    return values

@@ -51,3 +51,11 @@ def test_no_module_reads_digits_with_str_isdigit() -> None:
         if pattern.search(line)
     ]
     assert offenders == []
+
+
+def test_non_ascii_digits_in_an_integer_path_parameter_match_no_route(owner: Api) -> None:
+    sent = owner.ok("POST", "/messages", type="stream", to="general", topic="d", content="x")
+    digits = "".join(chr(0x0660 + int(d)) for d in str(sent["id"]))  # ARABIC-INDIC digits
+    response = owner.get(f"/messages/{digits}/history")
+    assert response.status_code in (400, 404), response.text
+    assert response.json()["result"] == "error"
