@@ -79,7 +79,12 @@ def _raw_response(status: str, body: bytes = b"", extra: str = "") -> bytes:
 _TOO_MANY = _raw_response(
     "503 Service Unavailable",
     msgspec.json.encode(
-        {"result": "error", "msg": "Too many connections", "code": "RATE_LIMIT_HIT"}
+        {
+            "result": "error",
+            "msg": "Too many connections",
+            "code": "RATE_LIMIT_HIT",
+            "retry-after": 5,
+        }
     ),
     "retry-after: 5\r\n",
 )
@@ -151,6 +156,11 @@ class GuardedHttpProtocol(HttpToolsProtocol):
         super().connection_lost(exc)
 
     def data_received(self, data: bytes) -> None:
+        idle = self.cycle is None or self.cycle.response_complete
+        if idle and self._timer is None and not self._in_headers:
+            # Bytes between requests (even blank lines, which start no message): the next
+            # request's deadline runs from here.
+            self._start_headers()
         if self._in_headers:
             self._header_bytes += len(data)
             if self._header_bytes > self.limits.max_header_bytes:

@@ -91,6 +91,21 @@ def test_headers_that_never_end_are_cut_off(guarded: ServerProcess) -> None:
     assert 1.0 < waited < 5.0
 
 
+def test_blank_lines_between_requests_do_not_keep_a_connection(guarded: ServerProcess) -> None:
+    with connect(guarded) as sock:
+        sock.sendall(b"GET /health HTTP/1.1\r\nHost: x\r\n\r\n")
+        started = time.monotonic()
+        closed = False
+        while time.monotonic() - started < 6:
+            try:
+                sock.sendall(b"\r\n")  # no request starts; uvicorn's keep-alive timer stops
+            except (BrokenPipeError, ConnectionResetError):
+                closed = True
+                break
+            time.sleep(0.3)
+    assert closed and time.monotonic() - started < 4.0
+
+
 def test_a_body_that_stops_is_cut_off_with_one_log_line(guarded: ServerProcess) -> None:
     before = guarded.log()
     with connect(guarded) as sock:
