@@ -19,6 +19,7 @@ from teamchat.actions.org.invites import InviteOptions
 from teamchat.cli.admin import admin, parse_role
 from teamchat.cli.common import JSON_OPTION, console, fail, first_owner, run_action, server_site
 from teamchat.errors import ZulipError
+from teamchat.lib.integers import is_ascii_digits
 from teamchat.runtime import Runtime
 from teamchat.store import linkifiers as linkifier_store
 from teamchat.store import realm as realm_store
@@ -35,7 +36,7 @@ def _expiry(text: str | None) -> int | None:
         return invites.DEFAULT_EXPIRY
     if text.lower() == "never":
         return None
-    if not text.isdigit():
+    if not is_ascii_digits(text):
         raise fail("--expires-in-minutes takes a number of minutes or 'never'")
     return int(text)
 

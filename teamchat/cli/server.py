@@ -10,6 +10,7 @@ from typing import Any
 
 import uvicorn
 
+from teamchat.cli.connection_guard import Limits, guarded_protocol, usable_connection_cap
 from teamchat.config import Settings
 
 
@@ -88,6 +89,14 @@ def run_server(settings: Settings, sock: socket.socket | None = None) -> None:
         lifespan="on",
         ws="none",  # no websockets: skips importing a websocket implementation at start
         timeout_graceful_shutdown=5,
+        timeout_keep_alive=settings.keep_alive_timeout_secs,
         log_config=None,
     )
+    limits = Limits(
+        header_timeout_secs=settings.header_timeout_secs,
+        body_timeout_secs=settings.body_timeout_secs,
+        max_connections=usable_connection_cap(settings.max_connections),
+        max_connections_per_ip=settings.max_connections_per_ip,
+    )
+    config.http = guarded_protocol(limits, config.forwarded_allow_ips)
     TeamchatServer(config, litestar_app).run(sockets=None if sock is None else [sock])

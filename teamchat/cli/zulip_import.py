@@ -44,10 +44,16 @@ def import_command(
         raise fail(str(exc)) from None
     try:
         summary = _run(path)
-    except typer.Exit:
+    except BaseException as exc:
+        if lock is not None:
+            lock.release()
+            lock = None
         if not existed:
-            for suffix in ("", "-wal", "-shm"):
+            for suffix in ("", "-wal", "-shm", "-journal", ".lock"):
                 Path(f"{db_path}{suffix}").unlink(missing_ok=True)
+        if isinstance(exc, Exception) and not isinstance(exc, typer.Exit):
+            # Whatever went wrong, one line: nothing was imported, nothing is left behind.
+            raise fail(f"import failed ({exc!r}); nothing was imported") from None
         raise
     finally:
         if lock is not None:

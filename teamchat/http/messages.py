@@ -21,6 +21,7 @@ from teamchat.http.params import Params, as_bool, as_int, as_int_list, as_json, 
 from teamchat.http.routing import get, post
 from teamchat.http.urls import realm_url
 from teamchat.lib.api_types import JsonDict
+from teamchat.lib.integers import parse_int
 from teamchat.lib.json_input import decode_json
 from teamchat.lib.message_wire import ClientView
 from teamchat.lib.messages import LARGER_THAN_MAX_MESSAGE_ID
@@ -124,10 +125,9 @@ def as_anchor(name: str, raw: str) -> int | str:
     value = raw.strip().strip('"')
     if value in ("newest", "oldest", "first_unread"):
         return value
-    try:
-        anchor = int(value)
-    except ValueError:
-        raise ZulipError("Invalid anchor") from None
+    anchor = parse_int(value)
+    if anchor is None:
+        raise ZulipError("Invalid anchor")
     return min(max(anchor, 0), LARGER_THAN_MAX_MESSAGE_ID)
 
 

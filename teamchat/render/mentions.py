@@ -15,7 +15,7 @@ from teamchat.render.md import AtomicString, CompiledInlineProcessor, MatchResul
 
 MENTIONS_RE = re.compile(BEFORE_ALLOWED_RE + r"@(?P<silent>_?)\*\*(?P<match>[^*]+)\*\*")
 USER_GROUP_MENTIONS_RE = re.compile(BEFORE_ALLOWED_RE + r"@(?P<silent>_?)\*(?P<match>[^*]+)\*")
-_ID_SYNTAX_RE = re.compile(r"(?P<full_name>.+)?\|(?P<user_id>\d+)$")
+_ID_SYNTAX_RE = re.compile(r"(?P<full_name>.+)?\|(?P<user_id>[0-9]+)$")
 
 # zulip-compat: a mention of a role-based system group shows the group's display name.
 SYSTEM_GROUP_DISPLAY_NAMES = {

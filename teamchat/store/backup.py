@@ -23,6 +23,7 @@ from teamchat.store.migrations import (
     SCHEMA_VERSION,
     NotOurDatabaseError,
     check_application_id,
+    migrate,
 )
 
 log = logging.getLogger(__name__)
@@ -150,29 +151,127 @@ def integrity_problem(path: Path) -> str | None:
 
 
 def check_restorable(path: Path) -> int:
-    """Raise NotOurDatabaseError unless `path` is a sound teamchat database this version can
-    migrate; return its schema version."""
+    """Raise NotOurDatabaseError unless `path` looks like a teamchat database this version can
+    migrate (its header: application id and schema version); return its schema version.
+    `stage_restore` then checks its content, on a copy."""
     if not path.is_file() or path.stat().st_size == 0:
         raise NotOurDatabaseError(f"{path} is not a teamchat database (missing or empty)")
     check_application_id(path)
-    conn = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
     try:
-        app_id = int(conn.execute("PRAGMA application_id").fetchone()[0])
-        version = int(conn.execute("PRAGMA user_version").fetchone()[0])
-    finally:
-        conn.close()
+        conn = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
+        try:
+            app_id = int(conn.execute("PRAGMA application_id").fetchone()[0])
+            version = int(conn.execute("PRAGMA user_version").fetchone()[0])
+        finally:
+            conn.close()
+    except sqlite3.DatabaseError as exc:
+        raise NotOurDatabaseError(f"{path} cannot be read: {exc}") from None
     if app_id != APPLICATION_ID or version < 1:
         raise NotOurDatabaseError(f"{path} is not a teamchat database")
-    problem = integrity_problem(path)
-    if problem:
-        raise NotOurDatabaseError(f"{path} is damaged: {problem}")
     assert version <= SCHEMA_VERSION  # check_application_id refused newer ones
     return version
 
 
-def restore(source: Path, target: Path, progress: Progress | None = None) -> None:
-    """Replace `target`'s content with `source`'s. The caller holds the ServerLock."""
-    _copy(source, target, progress).close()
+def staging_path(target: Path) -> Path:
+    return target.with_name(target.name + ".restoring")
+
+
+def stage_restore(source: Path, target: Path, progress: Progress | None = None) -> Path:
+    """Copy `source` beside `target` and verify the copy: sound pages (integrity_check), the
+    migrations apply, and every table, column, index and trigger of this version's schema is
+    there. Return the verified copy, at this version's schema; raise NotOurDatabaseError (and
+    leave nothing behind) if any check fails. `target` is not touched."""
+    if target.exists() and os.path.samefile(source, target):
+        raise NotOurDatabaseError(f"{source} is the database itself; there is nothing to restore")
+    staged = staging_path(target)
+    _remove_with_journals(staged)
+    try:
+        _copy(source, staged, progress).close()
+        _verify_copy(staged)
+    except NotOurDatabaseError:
+        _remove_with_journals(staged)
+        raise
+    except (sqlite3.Error, OSError) as exc:
+        _remove_with_journals(staged)
+        raise NotOurDatabaseError(f"{source} cannot be restored: {exc}") from None
+    return staged
+
+
+def _verify_copy(staged: Path) -> None:
+    problem = integrity_problem(staged)
+    if problem:
+        raise NotOurDatabaseError(f"the backup is damaged: {problem}")
+    conn = sqlite3.connect(staged, isolation_level=None)
+    try:
+        try:
+            migrate(conn)
+        except sqlite3.Error as exc:
+            raise NotOurDatabaseError(
+                f"the backup is missing part of teamchat's schema ({exc})"
+            ) from None
+        missing = schema_differences(reference_schema(), schema_of(conn))
+    finally:
+        conn.close()
+    if missing:
+        raise NotOurDatabaseError(
+            "the backup is missing part of teamchat's schema: " + "; ".join(missing[:5])
+        )
+
+
+Schema = dict[str, tuple[str, frozenset[str]]]  # name -> (type, columns)
+
+
+def schema_of(conn: sqlite3.Connection) -> Schema:
+    """Every table, view, index and trigger (SQLite's own excepted) with its columns."""
+    rows = conn.execute(
+        "SELECT type, name FROM sqlite_master"
+        " WHERE type IN ('table', 'view', 'index', 'trigger') AND name NOT LIKE 'sqlite_%'"
+    ).fetchall()
+    schema: Schema = {}
+    for kind, name in rows:
+        columns: frozenset[str] = frozenset()
+        if kind in ("table", "view"):
+            quoted = '"' + str(name).replace('"', '""') + '"'
+            columns = frozenset(str(r[1]) for r in conn.execute(f"PRAGMA table_xinfo({quoted})"))
+        schema[str(name)] = (str(kind), columns)
+    return schema
+
+
+def reference_schema() -> Schema:
+    """This version's schema, as a new database gets it."""
+    conn = sqlite3.connect(":memory:", isolation_level=None)
+    try:
+        migrate(conn)
+        return schema_of(conn)
+    finally:
+        conn.close()
+
+
+def schema_differences(expected: Schema, found: Schema) -> list[str]:
+    """What `found` lacks of `expected` ("table users is missing", "... lacks column x")."""
+    problems = []
+    for name, (kind, columns) in sorted(expected.items()):
+        if name not in found or found[name][0] != kind:
+            problems.append(f"{kind} {name} is missing")
+            continue
+        lacking = sorted(columns - found[name][1])
+        if lacking:
+            problems.append(f"{kind} {name} lacks column(s) {', '.join(lacking)}")
+    return problems
+
+
+def _remove_with_journals(path: Path) -> None:
+    for suffix in ("", "-journal", "-wal", "-shm"):
+        Path(f"{path}{suffix}").unlink(missing_ok=True)
+
+
+def restore(staged: Path, target: Path, progress: Progress | None = None) -> None:
+    """Replace `target`'s content with the verified copy `staged` (from `stage_restore`),
+    then delete the copy. The caller holds the ServerLock."""
+    try:
+        _copy(staged, target, progress).close()
+    finally:
+        _remove_with_journals(staged)
 
 
 def backup_name(now: float) -> str:
