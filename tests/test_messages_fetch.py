@@ -222,10 +222,10 @@ def test_fetch_errors(bob: Api) -> None:
     )
     body = assert_error(
         bob.get("/messages", anchor="newest", narrow=[["channel", "nope-zz"]]),
-        "Invalid narrow operator: unknown channel",
+        "Invalid narrow operator: unknown channel nope-zz",
         "BAD_NARROW",
     )
-    assert body["desc"] == "unknown channel"
+    assert body["desc"] == "unknown channel nope-zz"
     assert_error(
         bob.get("/messages", anchor="newest", narrow=[["is", "weird"]]),
         "Invalid narrow operator: unknown 'is' operand weird",

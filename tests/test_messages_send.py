@@ -115,7 +115,7 @@ def test_send_errors(alice: Api, bob: Api) -> None:
             "Message must not contain null bytes",
         ),
         ({"type": "stream", "topic": "t"}, "Missing channel"),
-        ({"type": "broadcast", "to": name, "topic": "t"}, "Invalid message type"),
+        ({"type": "broadcast", "to": name, "topic": "t"}, "Invalid type"),
         ({"type": "stream", "to": [name, name], "topic": "t"}, "Expected exactly one channel"),
         (
             {"type": "stream", "to": name, "topic": "a\x07"},

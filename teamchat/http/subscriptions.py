@@ -9,7 +9,7 @@ from litestar import Request
 
 from teamchat.actions.channels import stream_admin, stream_reads, streams, subscriptions
 from teamchat.actions.channels.subscriptions import Principals
-from teamchat.errors import ZulipError
+from teamchat.errors import RequestVariableConversionError, ZulipError
 from teamchat.http.params import (
     Params,
     as_bool,
@@ -69,12 +69,9 @@ def as_retention_days(name: str, raw: str) -> int | None:
     value = raw.strip().strip('"')
     if value in RETENTION_SPECIAL:
         return RETENTION_SPECIAL[value]
-    try:
-        days = int(value)
-    except ValueError:
-        days = 0
+    days = int(value) if value.isascii() and value.isdigit() else 0
     if days <= 0:
-        raise ZulipError(f"Bad value for '{name}': {value}")
+        raise RequestVariableConversionError(name, value)
     return days
 
 

@@ -63,12 +63,12 @@ def test_every_parameter_is_validated(admin: Api) -> None:
         if kind is bool:
             assert_error(
                 admin.patch("/realm/user_settings_defaults", **{name: "yes"}),
-                f"{name} is not a boolean",
+                f"{name} is not valid JSON",
             )
         elif kind is int:
             assert_error(
                 admin.patch("/realm/user_settings_defaults", **{name: "x"}),
-                f"{name} is not an integer",
+                f"{name} is not valid JSON",
             )
             if name in CHOICES:
                 assert_error(
