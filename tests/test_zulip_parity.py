@@ -204,3 +204,15 @@ def test_subscription_wildcard_setting_stays_null_for_legacy_clients(owner: Api)
     state = owner.ok("POST", "/register", fetch_event_types=["subscription"])
     sub = next(s for s in state["subscriptions"] if s["name"] == name)
     assert sub["wildcard_mentions_notify"] is None and sub["desktop_notifications"] is False
+
+
+def test_bot_routes_as_zulips_clients_use_them(make_user: MakeUser) -> None:
+    owner_of_bot = make_user("Bot Keeper")
+    watcher = Queue(owner_of_bot, event_types=["realm_bot", "realm_user"])
+    created = owner_of_bot.ok("POST", "/bots", full_name="Parity Bot", short_name="paritybot")
+    assert created["user_id"] and created["api_key"]
+    kinds = [(e["type"], e.get("op")) for e in watcher.events()]
+    assert ("realm_user", "add") in kinds and ("realm_bot", "add") in kinds
+    listed = owner_of_bot.ok("GET", "/bots")["bots"]
+    assert [b["user_id"] for b in listed] == [created["user_id"]]
+    assert owner_of_bot.ok("GET", "/users/me/bots")["bots"] == listed

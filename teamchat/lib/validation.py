@@ -22,7 +22,7 @@ def is_valid_email(email: str) -> bool:
 def full_name_problem(full_name: str) -> str | None:
     """Zulip's checks on a full name, or None if it is fine."""
     if not full_name.strip():
-        return "Name must not be empty!"
+        return "Name too short!"
     if len(full_name) > MAX_NAME_CHARS:
         return "Name too long!"
     if any(ch in full_name for ch in '*`\\>"@') or first_unprintable(full_name) is not None:

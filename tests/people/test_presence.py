@@ -125,7 +125,7 @@ def test_invisible_users_share_nothing(make_user) -> None:  # type: ignore[no-un
     [presence] = [e for e in sent if e["type"] == "presence"]
     assert presence["presence"]["website"]["status"] == "active"
     after = slim_presence(observer, user.user_id)
-    assert after["idle_timestamp"] < before["idle_timestamp"] - 200
+    assert after["idle_timestamp"] < before["idle_timestamp"] - 190
     assert (
         observer.ok("GET", f"/users/{user.user_id}/presence")["presence"]["aggregated"]["status"]
         == "offline"

@@ -76,7 +76,8 @@ def test_every_parameter_is_validated(admin: Api) -> None:
                 )
         elif name in CHOICES:
             assert_error(
-                admin.patch("/realm/user_settings_defaults", **{name: "zzz"}), f"Invalid {name}"
+                admin.patch("/realm/user_settings_defaults", **{name: "zzz"}),
+                f"Invalid {name}: Value error, Not in the list of possible values",
             )
     defaults = admin.ok("POST", "/register")["realm_user_settings_defaults"]
     assert defaults["color_scheme"] == 1 and defaults["enter_sends"] is False

@@ -159,6 +159,8 @@ async def check_change_settings(
     if new_password is not None:
         password_hash = await _check_new_password(rt, user, old_password or "", new_password)
     name = None
+    if full_name is not None and not full_name.strip():
+        raise ZulipError("Name must not be empty!")  # zulip-compat: PATCH /settings' own words
     if full_name is not None and full_name != user.full_name:
         async with rt.db.read() as conn:
             realm = await store.realm.get_realm(conn)
