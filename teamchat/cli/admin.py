@@ -23,7 +23,6 @@ from teamchat.store import users as user_store
 admin = typer.Typer(help="Administer the organization in the database.", no_args_is_help=True)
 
 ROLE_HELP = "owner, admin, moderator, member or guest"
-DEFAULT_SITE = "http://127.0.0.1:9991"
 
 
 def parse_role(name: str) -> Role:
@@ -113,7 +112,7 @@ def zuliprc(
     async def action(rt: Runtime) -> str:
         user = await _user_by_email(rt, email)
         realm = await realm_actions.get_realm(rt)
-        base = site or rt.settings.external_url or DEFAULT_SITE
+        base = site or rt.external_url
         return zuliprc_text(wire.api_email(user, realm.host), user.api_key, base)
 
     text = run_action(action)

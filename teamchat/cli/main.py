@@ -14,6 +14,7 @@ from typing import Annotated
 import typer
 
 from teamchat import __version__
+from teamchat.actions.ops.external_url import do_pin_external_url
 from teamchat.actions.org import realm as realm_actions
 from teamchat.cli import (  # noqa: F401  (they add their commands to `admin`)
     admin_channels,
@@ -34,9 +35,9 @@ from teamchat.cli.common import (
     write_private_file,
     zuliprc_text,
 )
-from teamchat.cli.server import run_server, site_url
+from teamchat.cli.server import run_server
 from teamchat.cli.zulip_import import import_command
-from teamchat.config import DEFAULT_DB_PATH, Settings
+from teamchat.config import DEFAULT_DB_PATH, Settings, check_external_url
 from teamchat.lib import logsafe, wire
 from teamchat.lib.passwords import random_password
 from teamchat.runtime import Runtime
@@ -95,21 +96,38 @@ async def bootstrap(rt: Runtime) -> tuple[str, str, str] | None:
             owner_email=owner_email,
             owner_full_name=DEFAULT_OWNER_NAME,
             owner_password=password,
-            realm_url=site_url(rt.settings),
+            realm_url=rt.external_url,
             progress=lambda text: status.update(f"Creating a new organization: {text}"),
         )
     return wire.api_email(owner, realm.host), password, owner.api_key
 
 
-def write_zuliprc(settings: Settings, email: str, api_key: str) -> Path:
+def write_zuliprc(settings: Settings, email: str, api_key: str, url: str) -> Path:
     path = settings.db_path.resolve().parent / "zuliprc"
-    write_private_file(path, zuliprc_text(email, api_key, site_url(settings)))
+    write_private_file(path, zuliprc_text(email, api_key, url))
     return path
 
 
-def print_next_steps(settings: Settings, zuliprc: Path) -> None:
+def pin_external_url(settings: Settings) -> str:
+    """Pin the external URL (the given one, else the pinned one, else the first bind
+    address), say which it is and how to change it; return it."""
+
+    async def pin(rt: Runtime) -> tuple[str, str | None]:
+        return rt.external_url, await do_pin_external_url(rt)
+
+    url, replaced = run_action(pin, settings, create=True)
+    if replaced is not None:
+        console.print(f"External URL changed from {replaced} to {url}", soft_wrap=True)
+    console.print(
+        f"External URL: {url} (links in emails, notifications and invitations use it;"
+        " change it with `teamchat serve --external-url https://chat.example.com`)",
+        soft_wrap=True,
+    )
+    return url
+
+
+def print_next_steps(url: str, zuliprc: Path) -> None:
     """What to do once the server is up: open it, point a client at it."""
-    url = site_url(settings)
     console.print("Next:", soft_wrap=True)
     console.print(f"  open {url}/ in a browser to chat (the built-in web client)", soft_wrap=True)
     console.print(f"  point any Zulip client at {url}", soft_wrap=True)
@@ -144,6 +162,11 @@ def serve(
     if dev:
         sandbox_commands.sandbox(host=host, port=port, zuliprc_dir=None)
         return
+    if external_url is not None:
+        try:
+            external_url = check_external_url(external_url)
+        except ValueError as error:
+            raise fail(f"--external-url: {error}") from None
     settings = Settings.from_env(
         STATE.db_path,
         host=host,
@@ -162,17 +185,18 @@ def serve(
         raise fail(str(exc)) from None
     logsafe.install(settings.log_level, "%(asctime)s %(levelname)s %(name)s: %(message)s")
     console.print(f"teamchat {__version__}: database {settings.db_path.resolve()}", soft_wrap=True)
+    url = pin_external_url(settings)
     created = run_action(bootstrap, settings, create=True)
     zuliprc = settings.db_path.resolve().parent / "zuliprc"
     if created is not None:
         email, password, api_key = created
-        zuliprc = write_zuliprc(settings, email, api_key)
+        zuliprc = write_zuliprc(settings, email, api_key, url)
         console.print("[bold green]Created a new organization[/] in", str(settings.db_path))
         console.print(f"  owner email:    {email}")
         console.print(f"  owner password: {password}")
         console.print(f"  zuliprc:        {zuliprc}")
         console.print("  (the password is shown only this once)")
-    print_next_steps(settings, zuliprc)
+    print_next_steps(url, zuliprc)
     try:
         run_server(settings)
     finally:
