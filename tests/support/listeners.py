@@ -3,6 +3,7 @@ redirects on request, and one that trickles its answer a byte at a time."""
 
 from __future__ import annotations
 
+import json
 import socket
 import threading
 import time
@@ -77,6 +78,9 @@ class Trickle:
         self.most_open = 0
         self.durations: list[float] = []
         self.stopping = False
+        # bot_email of the webhook payload -> connections open now, and the most at once.
+        self.open_by_bot: dict[str, int] = {}
+        self.most_by_bot: dict[str, int] = {}
 
     def __enter__(self) -> Trickle:
         threading.Thread(target=self._accept, daemon=True).start()
@@ -96,13 +100,37 @@ class Trickle:
                 return
             threading.Thread(target=self._serve, args=(conn,), daemon=True).start()
 
+    @staticmethod
+    def _bot_email(conn: socket.socket) -> str:
+        """Read the whole request; the bot_email of its JSON body ("" if none)."""
+        data = b""
+        while b"\r\n\r\n" not in data and (chunk := conn.recv(65536)):
+            data += chunk
+        head, _, body = data.partition(b"\r\n\r\n")
+        length = 0
+        for line in head.split(b"\r\n")[1:]:
+            name, _, value = line.partition(b":")
+            if name.strip().lower() == b"content-length":
+                length = int(value)
+        while len(body) < length and (chunk := conn.recv(65536)):
+            body += chunk
+        try:
+            return str(json.loads(body).get("bot_email", ""))
+        except ValueError:
+            return ""
+
     def _serve(self, conn: socket.socket) -> None:
         started = time.monotonic()
         with self.lock:
             self.open_now += 1
             self.most_open = max(self.most_open, self.open_now)
+        bot: str | None = None
         try:
-            conn.recv(65536)
+            email = self._bot_email(conn)
+            with self.lock:
+                bot = email
+                self.open_by_bot[bot] = self.open_by_bot.get(bot, 0) + 1
+                self.most_by_bot[bot] = max(self.most_by_bot.get(bot, 0), self.open_by_bot[bot])
             conn.sendall(
                 b"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\n"
                 b"Content-Length: 100000\r\n\r\n"
@@ -121,6 +149,8 @@ class Trickle:
             conn.close()
             with self.lock:
                 self.open_now -= 1
+                if bot is not None:
+                    self.open_by_bot[bot] -= 1
                 self.durations.append(time.monotonic() - started)
 
     def wait_open(self, count: int, timeout: float = 20.0) -> None:
