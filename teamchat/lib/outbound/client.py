@@ -78,12 +78,15 @@ def _target(url: str) -> _Target:
         raise TargetNotAllowedError("only http and https URLs can be requested")
     https = parts.scheme == "https"
     port = port or (443 if https else 80)
-    host = parts.hostname
+    try:  # international names travel as their ASCII (IDNA) form
+        host = parts.hostname if ":" in parts.hostname else parts.hostname.encode("idna").decode()
+    except UnicodeError:
+        raise TargetNotAllowedError("the URL's host name is not valid") from None
     shown = f"[{host}]" if ":" in host else host
     default = port == (443 if https else 80)
     path = (parts.path or "/") + (f"?{parts.query}" if parts.query else "")
-    if any(c in path for c in "\r\n\x00 "):
-        raise TargetNotAllowedError("the URL is not valid")
+    # Spaces, control characters and non-ASCII are escaped (no header can be injected).
+    path = urllib.parse.quote(path, safe="/?&=%:@!$'()*+,;~#[]")
     return _Target(
         host=host, port=port, https=https, path=path,
         host_header=shown if default else f"{shown}:{port}",
