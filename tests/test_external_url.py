@@ -141,6 +141,9 @@ def test_serve_pins_the_url_at_first_start_and_changes_it_only_when_told(
     server.start(port=server.port)
     realm_url = httpx.get(f"{server.url}/api/v1/server_settings").json()["realm_url"]
     assert realm_url == "https://chat.example.com"
+    # The admin CLI's links use it too.
+    link = cli(server.db, "admin", "invite").stdout.strip()
+    assert link.startswith("https://chat.example.com/join/"), link
 
 
 def test_serve_refuses_an_external_url_that_is_not_one(tmp_path) -> None:  # type: ignore[no-untyped-def]
