@@ -9,6 +9,7 @@ import threading
 import time
 from collections.abc import Callable
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
 
 import httpx
 
@@ -152,3 +153,17 @@ def test_serve_refuses_an_external_url_that_is_not_one(tmp_path) -> None:  # typ
         assert result.returncode == 1, result
         assert "--external-url" in result.stderr and "Traceback" not in result.stderr
         assert len(result.stderr.strip().splitlines()) == 1, result.stderr
+
+
+def test_only_one_function_reads_the_requests_host_and_only_the_login_uses_it() -> None:
+    package = Path(__file__).resolve().parents[1] / "teamchat"
+    readers, users = [], []
+    for path in sorted(package.rglob("*.py")):
+        text = path.read_text().lower()
+        name = str(path.relative_to(package))
+        if 'headers.get("host")' in text or "x-forwarded-proto" in text:
+            readers.append(name)
+        if "request_origin(" in text:
+            users.append(name)
+    assert readers == ["http/urls.py"]
+    assert users == ["http/urls.py", "http/web_login.py"]

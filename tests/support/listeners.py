@@ -11,7 +11,10 @@ import urllib.parse
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from types import TracebackType
 
-PAGE = b"<html><head><title>Internal page</title></head><body>secret</body></html>"
+PAGE = (
+    b'<html><head><title>Internal page</title><meta property="og:image" content="/logo.png">'
+    b"</head><body>secret</body></html>"
+)
 
 
 class Listener(ThreadingHTTPServer):
