@@ -146,7 +146,12 @@ def serve(
     host: Annotated[str, typer.Option(help="Address to listen on")] = "127.0.0.1",
     port: Annotated[int, typer.Option(help="Port to listen on")] = 9991,
     external_url: Annotated[
-        str | None, typer.Option(envvar="TEAMCHAT_EXTERNAL_URL", help="URL clients use")
+        str | None,
+        typer.Option(
+            envvar="TEAMCHAT_EXTERNAL_URL",
+            help="URL people reach the server at; pinned at first start, used by every link"
+            " in emails, notifications and invitations",
+        ),
     ] = None,
     backup_every: Annotated[
         float | None,
