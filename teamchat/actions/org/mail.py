@@ -1,6 +1,7 @@
 """Outgoing email over SMTP (invitations). Nothing is sent unless `smtp_host` is configured.
 
-Sending runs in a thread, after the transaction that recorded what the mail is about.
+Sending runs in a small pool of threads of its own (a slow relay must not hold the threads
+log-ins and uploads use), after the transaction that recorded what the mail is about.
 """
 
 from __future__ import annotations
@@ -9,12 +10,14 @@ import asyncio
 import logging
 import smtplib
 import ssl
+from concurrent.futures import ThreadPoolExecutor
 from email.message import EmailMessage
 
 from teamchat.config import Settings
 
 log = logging.getLogger(__name__)
 SMTP_TIMEOUT_SECS = 30.0
+_MAIL_THREADS = ThreadPoolExecutor(2, thread_name_prefix="mail")
 
 
 def mail_configured(settings: Settings) -> bool:
@@ -48,7 +51,7 @@ async def send_email(settings: Settings, *, to: str, subject: str, body: str) ->
     message["Subject"] = subject
     message.set_content(body)
     try:
-        await asyncio.to_thread(_send, settings, message)
+        await asyncio.get_running_loop().run_in_executor(_MAIL_THREADS, _send, settings, message)
     except (OSError, smtplib.SMTPException) as error:
         log.warning("could not send email to %s: %s", to, error)
         return False
