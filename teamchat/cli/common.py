@@ -24,7 +24,6 @@ from teamchat.store import users as user_store
 from teamchat.store.migrations import NotOurDatabaseError
 
 T = TypeVar("T")
-DEFAULT_SITE = "http://127.0.0.1:9991"
 console = Console(highlight=False, soft_wrap=True)  # paths and URLs stay on one line
 err_console = Console(stderr=True, highlight=False, soft_wrap=True)
 
