@@ -24,10 +24,16 @@ from teamchat.render.context import (
     Rendered,
     RenderState,
     StreamTarget,
+    UploadPreview,
 )
 from teamchat.render.emoji import EmojiProcessor, UnicodeEmojiProcessor
 from teamchat.render.fenced_blocks import FencedBlockPreprocessor
 from teamchat.render.headings import HeadingProcessor
+from teamchat.render.inline_images import (
+    IMAGE_LINK_RE,
+    ImageLinkProcessor,
+    InlineImagesTreeprocessor,
+)
 from teamchat.render.link_flags import LinkFlagsTreeprocessor
 from teamchat.render.linkifiers import (
     BadLinkifierError,
@@ -87,6 +93,7 @@ __all__ = [
     "RenderContext",
     "Rendered",
     "StreamTarget",
+    "UploadPreview",
     "compile_linkifier",
     "render_markdown",
     "render_plain_markdown",
@@ -125,6 +132,7 @@ PRIORITIES: Final = MappingProxyType(
             "stream_link": 85,
             "timestamp": 75,
             "user_group_mention": 65,
+            "image_link": 61,
             "link": 60,
             "autolink": 55,
             "linkifier": 45,
@@ -142,6 +150,7 @@ PRIORITIES: Final = MappingProxyType(
             "indented_code": 19,
             "unescape": 18,
             "link_flags": 15,
+            "inline_images": 14,
         },
         "postprocessors": {"raw_html": 20, "amp_substitute": 15},
     }
@@ -215,6 +224,7 @@ class _ZulipMarkdown(Markdown):
             "stream_link": StreamLinkProcessor(),
             "timestamp": TimestampProcessor(),
             "user_group_mention": UserGroupMentionProcessor(),
+            "image_link": ImageLinkProcessor(IMAGE_LINK_RE, self.realm_url),
             "link": LinkProcessor(LINK_RE, self.realm_url),
             "autolink": AutoLinkProcessor(self.realm_url),
         }
@@ -243,6 +253,7 @@ class _ZulipMarkdown(Markdown):
             "prettify": PrettifyTreeprocessor(self),
             "unescape": UnescapeTreeprocessor(self),
             "link_flags": LinkFlagsTreeprocessor(self),
+            "inline_images": InlineImagesTreeprocessor(self),
         }
 
     def _postprocessors(self) -> dict[str, Postprocessor]:
