@@ -61,6 +61,15 @@ THUMBNAIL_FORMATS: Final = (
 )
 
 
+def server_thumbnail_formats() -> list[dict[str, object]]:
+    """`server_thumbnail_formats` of POST /register."""
+    return [
+        {"name": f.name, "max_width": f.max_width, "max_height": f.max_height,
+         "format": f.extension, "animated": f.animated}
+        for f in THUMBNAIL_FORMATS
+    ]  # fmt: skip
+
+
 def default_format(animated: bool) -> ThumbnailFormat:
     """The format a rendered message points at for a still or an animated image."""
     return next(f for f in THUMBNAIL_FORMATS if f.animated == animated)
@@ -190,4 +199,5 @@ __all__ = [
     "formats_for",
     "make_thumbnails",
     "probe",
+    "server_thumbnail_formats",
 ]

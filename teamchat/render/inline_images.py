@@ -194,8 +194,8 @@ class ImageLinkProcessor(CurrentRender, LinkProcessor):
                 return None
             attrs = upload_image_attrs(preview)
             placeholder = "class" in attrs
-            attrs["class"] = "inline-image image-loading-placeholder" if placeholder else (
-                "inline-image"
+            attrs["class"] = (
+                "inline-image image-loading-placeholder" if placeholder else ("inline-image")
             )
             return {**attrs, "data-original-src": url}
         source = external_image_source(url, self.ctx.camo_key)
