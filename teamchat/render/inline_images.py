@@ -222,8 +222,8 @@ def fill_thumbnail(html: str, path_id: str, preview: UploadPreview | None) -> st
     with `preview` None (no thumbnail could be made) remove the previews instead."""
     in_link, inline = _placeholder_res(path_id)
     if preview is None:
-        html = in_link.sub("", html)
-        return inline.sub("", html)
+        # zulip-compat: rewrite_thumbnailed_images strips the rewritten HTML.
+        return inline.sub("", in_link.sub("", html)).strip()
     attrs = upload_image_attrs(preview)
     img = _serialize(attrs)
     html = in_link.sub(lambda m: m["div"] + img + m["end"], html)

@@ -40,8 +40,10 @@ from teamchat.store.db import Tx
 log = logging.getLogger("teamchat.thumbnails")
 _T = TypeVar("_T")
 # One thread decodes untrusted images, so at most one image's pixels are in memory at a time,
-# and at most QUEUED_IMAGES uploads wait for it with their bytes read.
+# and at most QUEUED_IMAGES uploads wait for it with their bytes read. Reading headers (cheap,
+# bounded) has threads of its own, so an upload never waits for another image's thumbnails.
 _DECODER = ThreadPoolExecutor(max_workers=1, thread_name_prefix="teamchat-thumbnails")
+_HEADER_READER = ThreadPoolExecutor(max_workers=2, thread_name_prefix="teamchat-image-headers")
 QUEUED_IMAGES = 2
 _GATES: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, asyncio.Semaphore] = (
     weakref.WeakKeyDictionary()
@@ -56,9 +58,9 @@ def _gate() -> asyncio.Semaphore:
     return gate
 
 
-async def decode(function: Callable[[], _T]) -> _T:
+async def decode(function: Callable[[], _T], executor: ThreadPoolExecutor = _DECODER) -> _T:
     """Run image work on the decoder thread."""
-    return await asyncio.get_running_loop().run_in_executor(_DECODER, function)
+    return await asyncio.get_running_loop().run_in_executor(executor, function)
 
 
 async def probe_upload(data: IO[bytes]) -> ImageInfo | None:
@@ -78,7 +80,7 @@ async def probe_upload(data: IO[bytes]) -> ImageInfo | None:
         finally:
             data.seek(0)
 
-    return await decode(read_and_probe)
+    return await decode(read_and_probe, _HEADER_READER)
 
 
 async def record_image(rt: Runtime, tx: Tx, attachment_id: int, info: ImageInfo) -> None:
