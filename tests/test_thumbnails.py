@@ -106,7 +106,10 @@ def test_spinner_first_then_a_rendering_only_update(make_user: Callable[..., Api
     message_id = send(user, sid, f"[dot.png]({url})")
     message, update = collect(queue, 2)
     assert message["type"] == "message" and update["type"] == "update_message"
-    link = f'<p><a href="{url}">dot.png</a></p>\n<div class="message_inline_image"><a href="{url}" title="dot.png">'
+    link = (
+        f'<p><a href="{url}">dot.png</a></p>\n'
+        f'<div class="message_inline_image"><a href="{url}" title="dot.png">'
+    )
     placeholder = (
         f'{link}<img class="image-loading-placeholder"'
         f' data-original-content-type="image/png" data-original-dimensions="300x200"'
@@ -187,3 +190,9 @@ def test_inline_image_preview_off_shows_links_only(
     message_id = send(owner, sid, f"{url} and https://example.com/cat.png and ![x]({url})")
     html = rendered(owner, message_id)
     assert "message_inline_image" not in html and "<img" not in html, html
+
+
+def test_the_loading_spinner_is_served_where_zulip_serves_it(server: ServerProcess) -> None:
+    response = httpx.get(server.url + "/static/images/loading/loader-black.svg")
+    assert response.status_code == 200 and response.headers["content-type"] == "image/svg+xml"
+    assert response.content.startswith(b"<svg") and b"<script" not in response.content

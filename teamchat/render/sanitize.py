@@ -86,6 +86,10 @@ def _filter_attribute(tag: str, attribute: str, value: str) -> str | None:
     return value
 
 
+_EMBED_STYLE_NH3 = 'style="background-image:url(&quot;/external_content/'
+_EMBED_STYLE_ZULIP = 'style="background-image: url(&quot;/external_content/'
+
+
 def _filter_style(tag: str, value: str) -> str | None:
     """Only table alignment on cells, and only a camo background image on embed links."""
     if tag == "a":
@@ -106,4 +110,6 @@ _CLEANER = nh3.Cleaner(
 
 def sanitize_html(html: str) -> str:
     """Drop every tag, attribute, class and URL scheme the renderer does not produce."""
-    return _CLEANER.clean(html)
+    # zulip-compat: Zulip writes the embed's style as `background-image: url("…")`; nh3
+    # re-serializes the declaration without the space.
+    return _CLEANER.clean(html).replace(_EMBED_STYLE_NH3, _EMBED_STYLE_ZULIP)

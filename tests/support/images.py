@@ -32,11 +32,18 @@ def _chunk(kind: bytes, data: bytes) -> bytes:
     return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))
 
 
+def _png(ihdr: bytes, idat: bytes) -> bytes:
+    chunks = _chunk(b"IHDR", ihdr) + _chunk(b"IDAT", idat) + _chunk(b"IEND", b"")
+    return b"\x89PNG\r\n\x1a\n" + chunks
+
+
 def png_header_only(width: int, height: int) -> bytes:
     """A PNG that claims `width`x`height` pixels (8-bit grey) but carries almost no data."""
     ihdr = struct.pack(">IIBBBBB", width, height, 8, 0, 0, 0, 0)
     idat = zlib.compress(b"\x00" * 1024)
-    return b"\x89PNG\r\n\x1a\n" + _chunk(b"IHDR", ihdr) + _chunk(b"IDAT", idat) + _chunk(b"IEND", b"")
+    return (
+        b"\x89PNG\r\n\x1a\n" + _chunk(b"IHDR", ihdr) + _chunk(b"IDAT", idat) + _chunk(b"IEND", b"")
+    )
 
 
 def decompression_bomb_png(side: int = 20_000) -> bytes:
@@ -45,7 +52,9 @@ def decompression_bomb_png(side: int = 20_000) -> bytes:
     row = b"\x00" * (1 + (side + 7) // 8)
     compressor = zlib.compressobj(9)
     idat = b"".join(compressor.compress(row) for _ in range(side)) + compressor.flush()
-    return b"\x89PNG\r\n\x1a\n" + _chunk(b"IHDR", ihdr) + _chunk(b"IDAT", idat) + _chunk(b"IEND", b"")
+    return (
+        b"\x89PNG\r\n\x1a\n" + _chunk(b"IHDR", ihdr) + _chunk(b"IDAT", idat) + _chunk(b"IEND", b"")
+    )
 
 
 def truncated_gif() -> bytes:
