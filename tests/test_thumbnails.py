@@ -93,10 +93,12 @@ def test_uploaded_image_gets_a_thumbnail_shown_with_zulips_markup(
     refused = httpx.get(thumb_url, auth=(stranger.email, stranger.api_key))
     assert refused.status_code == 400 and refused.json()["msg"] == "File not found"
     bad = httpx.get(thumb_url.replace("840x560.webp", "huge"), auth=(user.email, user.api_key))
-    assert bad.status_code == 400 and bad.json()["msg"] == "File not found"
+    assert bad.status_code == 404 and bad.json()["msg"] == "File not found"
 
 
-def test_spinner_first_then_a_rendering_only_update(make_user: Callable[..., Api]) -> None:
+def test_spinner_first_then_a_rendering_only_update(
+    server: ServerProcess, make_user: Callable[..., Api]
+) -> None:
     user = make_user()
     sid = channel(user)
     queue = Queue(user, event_types=["message", "update_message"], apply_markdown="true")
@@ -104,6 +106,10 @@ def test_spinner_first_then_a_rendering_only_update(make_user: Callable[..., Api
     upload(user, "slow.png", _slow_png())
     url = upload(user, "dot.png", images.png(300, 200))
     message_id = send(user, sid, f"[dot.png]({url})")
+    # Asked for before it is made, a thumbnail is made at once (the request waits for it).
+    thumb = f"/user_uploads/thumbnail/{url.removeprefix('/user_uploads/')}/840x560.webp"
+    early = httpx.get(server.url + thumb, auth=(user.email, user.api_key), timeout=30)
+    assert early.status_code == 200 and early.headers["content-type"] == "image/webp"
     message, update = collect(queue, 2)
     assert message["type"] == "message" and update["type"] == "update_message"
     link = (
@@ -119,7 +125,6 @@ def test_spinner_first_then_a_rendering_only_update(make_user: Callable[..., Api
     assert update["rendering_only"] is True and update["user_id"] is None
     assert update["message_id"] == message_id and update["message_ids"] == [message_id]
     assert update["content"] == f"[dot.png]({url})"
-    thumb = f"/user_uploads/thumbnail/{url.removeprefix('/user_uploads/')}/840x560.webp"
     assert update["rendered_content"] == (
         f'{link}<img data-original-content-type="image/png" data-original-dimensions="300x200"'
         f' src="{thumb}"></a></div>'
@@ -155,7 +160,9 @@ def test_animated_gif_gets_an_animated_thumbnail(
     assert animation.format == "WEBP" and animation.n_frames == 3
 
 
-def test_hostile_images_are_shown_as_files(make_user: Callable[..., Api]) -> None:
+def test_hostile_images_are_shown_as_files(
+    server: ServerProcess, make_user: Callable[..., Api]
+) -> None:
     user = make_user()
     sid = channel(user)
     hostile = {
@@ -175,6 +182,9 @@ def test_hostile_images_are_shown_as_files(make_user: Callable[..., Api]) -> Non
     url = upload(user, "cut.gif", images.truncated_gif())
     message_id = send(user, sid, f"[cut.gif]({url})")
     assert settled(user, message_id) == f'<p><a href="{url}">cut.gif</a></p>'
+    thumb = f"{server.url}/user_uploads/thumbnail/{url.removeprefix('/user_uploads/')}/840x560.webp"
+    missing = httpx.get(thumb, auth=(user.email, user.api_key))
+    assert missing.status_code == 404 and missing.json()["msg"] == "File not found"
     # The server still serves everyone.
     user.ok("GET", "/users/me")
 

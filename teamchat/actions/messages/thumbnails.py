@@ -17,7 +17,7 @@ from concurrent.futures import ThreadPoolExecutor
 from typing import IO, TypeVar
 
 from teamchat.actions.messages.preview_context import upload_preview
-from teamchat.errors import ZulipError
+from teamchat.errors import ResourceNotFoundError
 from teamchat.lib import flags as fl
 from teamchat.lib.api_types import JsonDict
 from teamchat.lib.thumbnails import (
@@ -46,6 +46,9 @@ _DECODER = ThreadPoolExecutor(max_workers=1, thread_name_prefix="teamchat-thumbn
 _HEADER_READER = ThreadPoolExecutor(max_workers=2, thread_name_prefix="teamchat-image-headers")
 QUEUED_IMAGES = 2
 _GATES: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, asyncio.Semaphore] = (
+    weakref.WeakKeyDictionary()
+)
+_RUNNING: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, dict[int, asyncio.Future[None]]] = (
     weakref.WeakKeyDictionary()
 )
 
@@ -101,7 +104,18 @@ async def resume_pending(rt: Runtime) -> None:
 
 
 async def make_image_thumbnails(rt: Runtime, attachment_id: int) -> None:
-    """Make, store and show the thumbnails of one pending image."""
+    """Make, store and show the thumbnails of one pending image (once, however often asked:
+    a request for a thumbnail not made yet waits for the same work)."""
+    running = _RUNNING.setdefault(asyncio.get_running_loop(), {})
+    task = running.get(attachment_id)
+    if task is None:
+        task = asyncio.ensure_future(_make_image_thumbnails(rt, attachment_id))
+        running[attachment_id] = task
+        task.add_done_callback(lambda _: running.pop(attachment_id, None))
+    await asyncio.shield(task)
+
+
+async def _make_image_thumbnails(rt: Runtime, attachment_id: int) -> None:
     async with _gate():
         async with rt.db.read() as conn:
             image = await thumbnail_store.get_image(conn, attachment_id)
@@ -185,12 +199,18 @@ def pick_thumbnail(image: ImageAttachmentRow, name: str) -> str | None:
 
 
 async def get_thumbnail(rt: Runtime, row: AttachmentRow, format_name: str) -> bytes:
-    """The bytes of an upload's thumbnail in `format_name` (or the closest one made), for a
-    user already allowed to read the upload; "File not found" if there is none."""
+    """The bytes of an upload's thumbnail in `format_name` (or the closest one made; made now
+    if it is still pending), for a user allowed to read the upload; else 404 "File not
+    found" (not an image, failed, or not a format name)."""
+    async with rt.db.read() as conn:
+        image = await thumbnail_store.get_image(conn, row.id)
+    if image is not None and image.state == "pending" and ThumbnailFormat.parse(format_name):
+        # zulip-compat: serve_file makes a valid format that is not made yet at once.
+        await make_image_thumbnails(rt, row.id)
     async with rt.db.read() as conn:
         image = await thumbnail_store.get_image(conn, row.id)
         name = pick_thumbnail(image, format_name) if image is not None else None
         found = await thumbnail_store.get_thumbnail(conn, row.id, name) if name else None
     if found is None:
-        raise ZulipError("File not found")
+        raise ResourceNotFoundError("File not found")
     return found[1]
