@@ -26,9 +26,9 @@ ANIMATION_MAX_PIXELS: Final = MAX_PIXELS // 3
 MAX_FRAMES: Final = 300
 WEBP_QUALITY: Final = 80
 _DECODERS: Final = ("PNG", "GIF", "JPEG", "WEBP")
-# Pillow's own bomb check warns between its limit and twice it; probe() refuses every image
-# over MAX_PIXELS from its header instead, before anything is decoded.
-Image.MAX_IMAGE_PIXELS = None
+# Pillow's own bomb check (above 89 million pixels: a warning, above twice that: an error) runs
+# first; probe() then refuses every image over MAX_PIXELS from its header, before decoding.
+_PILLOW_BOMB = (Image.DecompressionBombError, Image.DecompressionBombWarning)
 _FORMAT_RE = re.compile(r"(\d+)x(\d+)(-anim)?\.(\w+)")
 
 
@@ -110,6 +110,8 @@ def _open(data: bytes) -> Image.Image:
     try:
         return Image.open(io.BytesIO(data), formats=_DECODERS)
     except (UnidentifiedImageError, OSError, ValueError, SyntaxError, EOFError) as error:
+        raise BadImageError(str(error)) from None
+    except _PILLOW_BOMB as error:  # the warning is raised where warnings are errors
         raise BadImageError(str(error)) from None
 
 

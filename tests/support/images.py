@@ -22,7 +22,8 @@ def jpeg(width: int, height: int) -> bytes:
 
 
 def animated_gif(width: int = 64, height: int = 48, frames: int = 3) -> bytes:
-    images = [Image.new("RGB", (width, height), (index * 80, 40, 200)) for index in range(frames)]
+    colors = [(index % 251, (index * 7) % 253, 100) for index in range(frames)]
+    images = [Image.new("RGB", (width, height), color) for color in colors]
     out = io.BytesIO()
     images[0].save(out, "GIF", save_all=True, append_images=images[1:], duration=100, loop=0)
     return out.getvalue()
