@@ -206,3 +206,19 @@ def test_the_loading_spinner_is_served_where_zulip_serves_it(server: ServerProce
     response = httpx.get(server.url + "/static/images/loading/loader-black.svg")
     assert response.status_code == 200 and response.headers["content-type"] == "image/svg+xml"
     assert response.content.startswith(b"<svg") and b"<script" not in response.content
+
+
+def test_an_edit_that_links_an_image_shows_its_preview(make_user: Callable[..., Api]) -> None:
+    user = make_user()
+    sid = channel(user)
+    url = upload(user, "later.png", images.png(120, 80))
+    settled(user, send(user, sid, f"[later.png]({url})"))  # the thumbnail exists now
+    message_id = send(user, sid, "no picture yet")
+    user.ok("PATCH", f"/messages/{message_id}", content=f"now: [later.png]({url})")
+    html = rendered(user, message_id)
+    thumb = f"/user_uploads/thumbnail/{url.removeprefix('/user_uploads/')}/840x560.webp"
+    assert html.endswith(
+        f'<div class="message_inline_image"><a href="{url}" title="later.png"><img'
+        ' data-original-content-type="image/png" data-original-dimensions="120x80"'
+        f' src="{thumb}"></a></div>'
+    ), html

@@ -29,7 +29,8 @@ from teamchat.lib.thumbnails import (
     probe,
 )
 from teamchat.records import AttachmentRow, ImageAttachmentRow
-from teamchat.render.inline_images import fill_thumbnail
+from teamchat.render.context import Rendered
+from teamchat.render.inline_images import fill_thumbnail, has_placeholders
 from teamchat.runtime import Runtime
 from teamchat.store import message_flags as flag_store
 from teamchat.store import messages as message_store
@@ -214,3 +215,20 @@ async def get_thumbnail(rt: Runtime, row: AttachmentRow, format_name: str) -> by
     if found is None:
         raise ResourceNotFoundError("File not found")
     return found[1]
+
+
+async def show_ready_thumbnails(rt: Runtime, tx: Tx, message_id: int, rendered: Rendered) -> None:
+    """Inside the transaction storing a new or edited message: if it was rendered with a
+    spinner for an image whose thumbnail was stored (or failed) meanwhile, update it right
+    after the commit (the thumbnail's own update could not see this content yet)."""
+    if not has_placeholders(rendered.html):
+        return
+    images = await thumbnail_store.images_by_path(tx, list(rendered.attachment_path_ids))
+    done = [image for image in images.values() if image.state != "pending"]
+    if done:
+        tx.after_commit(lambda: rt.spawn(_refresh_later(rt, message_id, done)))
+
+
+async def _refresh_later(rt: Runtime, message_id: int, images: list[ImageAttachmentRow]) -> None:
+    async with rt.db.write() as tx:
+        await refresh_messages(rt, tx, [message_id], images)
