@@ -195,6 +195,7 @@ def create_app(settings: Settings, rt: Runtime | None = None) -> Litestar:
         await fail_interrupted_exports(runtime)
         await external_images.ensure_camo_key(runtime)
         await thumbnails.resume_pending(runtime)
+        runtime.spawn(thumbnails.backfill_images(runtime))
         watch_task = asyncio.create_task(watcher.run())
         tasks = [gc_task, watch_task]
         if settings.backup_every_hours > 0:

@@ -4,6 +4,7 @@ shown in messages with Zulip's markup, and hostile images refused without harm."
 from __future__ import annotations
 
 import io
+import sqlite3
 import time
 from collections.abc import Callable
 from typing import Any
@@ -222,3 +223,32 @@ def test_an_edit_that_links_an_image_shows_its_preview(make_user: Callable[..., 
         ' data-original-content-type="image/png" data-original-dimensions="120x80"'
         f' src="{thumb}"></a></div>'
     ), html
+
+
+def test_uploads_from_before_thumbnails_get_them_after_a_restart(
+    start_server: Callable[..., ServerProcess],
+) -> None:
+    server = start_server()
+    owner = Api(server.url, server.owner_email, server.owner_key)
+    url = upload(owner, "old.png", images.png(90, 60))
+    notes = upload(owner, "notes.txt", b"not an image")
+    sid = channel(owner)
+    settled(owner, send(owner, sid, f"[old.png]({url})"))
+    server.stop()
+    # Make the database look as if both were uploaded before thumbnails existed.
+    with sqlite3.connect(server.db) as db:
+        db.execute("DELETE FROM image_attachment")
+        db.execute("INSERT INTO image_backfill (attachment_id) SELECT id FROM attachment")
+    server.start()
+    owner = Api(server.url, server.owner_email, server.owner_key)
+    deadline = time.monotonic() + 20
+    while "message_inline_image" not in (
+        html := rendered(owner, send(owner, sid, f"[old.png]({url})"))
+    ):
+        assert time.monotonic() < deadline, html
+        time.sleep(0.2)
+    assert 'data-original-dimensions="90x60"' in html
+    with sqlite3.connect(server.db) as db:
+        assert db.execute("SELECT count(*) FROM image_backfill").fetchone() == (0,)
+        assert db.execute("SELECT count(*) FROM image_attachment").fetchone() == (1,)
+    assert "message_inline_image" not in rendered(owner, send(owner, sid, f"[n]({notes})"))

@@ -88,3 +88,15 @@ async def linking_message_ids(conn: Conn, attachment_id: int) -> list[int]:
         (attachment_id,),
     )
     return [int(row[0]) for row in rows]
+
+
+async def list_backfill(conn: Conn, limit: int) -> list[int]:
+    """Uploads from before thumbnails that were not looked at yet, oldest first."""
+    rows = await conn.fetchall(
+        "SELECT attachment_id FROM image_backfill ORDER BY attachment_id LIMIT ?", (limit,)
+    )
+    return [int(row[0]) for row in rows]
+
+
+async def delete_backfill(tx: Tx, attachment_id: int) -> None:
+    await tx.execute("DELETE FROM image_backfill WHERE attachment_id = ?", (attachment_id,))

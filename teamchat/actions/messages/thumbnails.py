@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import functools
+import io
 import logging
 import weakref
 from collections.abc import Callable, Iterable
@@ -20,6 +21,7 @@ from teamchat.actions.messages.preview_context import upload_preview
 from teamchat.errors import ResourceNotFoundError
 from teamchat.lib import flags as fl
 from teamchat.lib.api_types import JsonDict
+from teamchat.lib.images import sniff_image_type
 from teamchat.lib.thumbnails import (
     BadImageError,
     ImageInfo,
@@ -102,6 +104,32 @@ async def resume_pending(rt: Runtime) -> None:
         pending = await thumbnail_store.list_pending(conn)
     for attachment_id in pending:
         rt.spawn(make_image_thumbnails(rt, attachment_id))
+
+
+async def backfill_images(rt: Runtime) -> None:
+    """In the background: find the images among uploads made before thumbnails existed and
+    make their thumbnails, one at a time (new messages linking them then show previews)."""
+    while batch := await _backfill_batch(rt):
+        for attachment_id in batch:
+            info = None
+            async with rt.db.read() as conn:
+                head = await upload_store.get_chunk(conn, attachment_id, 0) or b""
+            if sniff_image_type(head[:16]) is not None:
+                info = await probe_upload(io.BytesIO(await _read_upload(rt, attachment_id)))
+            async with rt.db.write() as tx:
+                await thumbnail_store.delete_backfill(tx, attachment_id)
+                if info is not None and await thumbnail_store.get_image(tx, attachment_id) is None:
+                    await thumbnail_store.insert_image(
+                        tx, attachment_id, content_type=info.content_type, width=info.width,
+                        height=info.height, frames=info.frames,
+                    )  # fmt: skip
+            if info is not None:
+                await make_image_thumbnails(rt, attachment_id)
+
+
+async def _backfill_batch(rt: Runtime) -> list[int]:
+    async with rt.db.read() as conn:
+        return await thumbnail_store.list_backfill(conn, 100)
 
 
 async def make_image_thumbnails(rt: Runtime, attachment_id: int) -> None:

@@ -19,3 +19,10 @@ CREATE TABLE image_thumbnail (
     data          BLOB NOT NULL,
     PRIMARY KEY (attachment_id, name)
 );
+
+-- Uploads from before thumbnails: the server reads each once in the background and records
+-- the images among them (then drops the row here).
+CREATE TABLE image_backfill (
+    attachment_id INTEGER PRIMARY KEY REFERENCES attachment(id) ON DELETE CASCADE
+);
+INSERT INTO image_backfill (attachment_id) SELECT id FROM attachment;
