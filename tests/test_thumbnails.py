@@ -252,3 +252,25 @@ def test_uploads_from_before_thumbnails_get_them_after_a_restart(
         assert db.execute("SELECT count(*) FROM image_backfill").fetchone() == (0,)
         assert db.execute("SELECT count(*) FROM image_attachment").fetchone() == (1,)
     assert "message_inline_image" not in rendered(owner, send(owner, sid, f"[n]({notes})"))
+
+
+def test_markdown_image_syntax_links_the_upload_for_its_recipients(
+    server: ServerProcess, make_user: Callable[..., Api]
+) -> None:
+    sender, recipient = make_user(), make_user()
+    url = upload(sender, "sketch.png", images.png(200, 100))
+    sent = sender.ok(
+        "POST", "/messages", type="direct", to=f"[{recipient.user_id}]", content=f"![sketch]({url})"
+    )
+    html = settled(recipient, int(sent["id"]))
+    thumb = f"/user_uploads/thumbnail/{url.removeprefix('/user_uploads/')}/840x560.webp"
+    assert html == (
+        '<p><img alt="sketch" class="inline-image" data-original-content-type="image/png"'
+        f' data-original-dimensions="200x100" data-original-src="{url}" src="{thumb}"></p>'
+    )
+    # The message links the upload, so its recipient may see both the image and its thumbnail.
+    for path in (url, thumb):
+        response = httpx.get(server.url + path, auth=(recipient.email, recipient.api_key))
+        assert response.status_code == 200, path
+    [attachment] = sender.ok("GET", "/attachments")["attachments"]
+    assert [m["id"] for m in attachment["messages"]] == [sent["id"]]

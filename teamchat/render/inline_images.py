@@ -189,9 +189,13 @@ class ImageLinkProcessor(CurrentRender, LinkProcessor):
 
     def _attrs(self, url: str) -> dict[str, str] | None:
         if url.startswith(UPLOADS_PREFIX):
-            preview = self.ctx.upload_previews.get(url.removeprefix(UPLOADS_PREFIX))
+            path_id = url.removeprefix(UPLOADS_PREFIX)
+            preview = self.ctx.upload_previews.get(path_id)
             if preview is None:
                 return None
+            # The message uses the upload like a link to it would (attachments, access).
+            if path_id not in self.state.attachment_path_ids:
+                self.state.attachment_path_ids.append(path_id)
             attrs = upload_image_attrs(preview)
             placeholder = "class" in attrs
             attrs["class"] = (
