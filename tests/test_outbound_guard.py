@@ -23,7 +23,12 @@ NETWORK_CALLS = {
     "create_datagram_endpoint", "sock_connect", "urlopen",
 }  # fmt: skip
 # Mail goes to the operator's SMTP relay (never a URL a user chose), from this module only.
-EXCEPTIONS = {"actions/org/mail.py": {"smtplib"}}
+# Mail has its own client; the server binds its listening socket before anything else.
+EXCEPTIONS = {
+    "actions/org/mail.py": {"smtplib"},
+    "cli/server.py": {"socket", "getaddrinfo"},
+    "cli/main.py": {"socket"},
+}
 
 PRIVATE = [
     "127.0.0.1", "127.1.2.3", "0.0.0.0", "0.1.2.3", "10.1.2.3", "172.16.0.1", "192.168.1.1",
