@@ -102,7 +102,7 @@ SUBSCRIPTIONS = {
 }
 
 # zulip-compat: the reactions populate_db adds (DEFAULT_EMOJIS), by name.
-REACTION_EMOJI = ("+1", "smiley", "eyes", "crying_cat_face", "arrow_up", "confetti_ball")
+REACTION_EMOJI = ("+1", "smiley", "eyes", "crying_cat", "up", "confetti")  # Zulip's names
 
 # Message bodies; "{mention}" becomes a mention of another subscriber.
 LINES = (
