@@ -65,13 +65,12 @@ async def invite_users(
         rt, user, emails, options, realm_url=realm_url(request, rt)
     )
     if unsent:
-        # The invitations exist; their emails did not go: say so, and hand over the links.
-        response = params.success(invite_links=invites_email.unsent_links(unsent))
-        response["msg"] = (
-            f"{invites_email.unsent_message(rt.settings)} Share each invitation link with its "
-            "person instead."
+        # The invitations exist but their emails did not go: say so, and hand over the links
+        # (keys Zulip does not send; its clients ignore them).
+        return params.success(
+            email_problem=invites_email.unsent_message(rt.settings),
+            invite_links=invites_email.unsent_links(unsent),
         )
-        return response
     return params.success()
 
 

@@ -109,6 +109,7 @@ async def do_invite_users(
             sent_invitations=True,
         )
         if unsent:
+            error.data["email_problem"] = unsent_message(rt.settings)
             error.data["invite_links"] = unsent_links(unsent)
         raise error
     return unsent
