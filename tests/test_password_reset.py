@@ -57,6 +57,7 @@ def reset_link(message: Message) -> str:
 def ask(proc: ServerProcess, email: str) -> httpx.Response:
     response = httpx.post(f"{proc.url}{RESET}", data={"email": email}, timeout=30)
     assert response.status_code == 303
+    assert response.headers["location"].startswith("/accounts/password/reset/done/?email=")
     return httpx.get(f"{proc.url}{response.headers['location']}", timeout=30)
 
 
