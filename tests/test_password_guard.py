@@ -212,3 +212,29 @@ def test_client_budget_counts_attempts_in_flight() -> None:
     assert guard.reserve("name:b", "10.0.0.1") is None
     assert guard.reserve("name:c", "10.0.0.1") is not None
     assert guard.reserve("name:c", "10.0.0.2") is None
+
+
+def test_passwords_are_verified_in_one_place_only() -> None:
+    """No module but password_checks calls argon2's verification: a new password check
+    cannot bypass the budgets by calling it directly."""
+    import ast
+
+    package = Path(__file__).resolve().parents[1] / "teamchat"
+    allowed = {package / "lib" / "passwords.py", package / "actions/people/password_checks.py"}
+    callers = []
+    for path in package.rglob("*.py"):
+        tree = ast.parse(path.read_text())
+        names = {
+            node.attr if isinstance(node, ast.Attribute) else getattr(node, "id", "")
+            for node in ast.walk(tree)
+            if isinstance(node, ast.Attribute | ast.Name)
+        }
+        imported = {
+            alias.name
+            for node in ast.walk(tree)
+            if isinstance(node, ast.ImportFrom)
+            for alias in node.names
+        }
+        if ("verify_password" in names or "verify_password" in imported) and path not in allowed:
+            callers.append(str(path.relative_to(package)))
+    assert callers == [], callers
