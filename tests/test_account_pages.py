@@ -92,6 +92,7 @@ def test_signup_page_uses_the_app_styles_and_the_strength_module(
         link, data={"email": unique_email(), "full_name": "W", "password": "password"}
     )
     assert weak.status_code == 400 and "The password is too weak." in weak.text
+    assert "This is a top-10 common password." in weak.text  # zxcvbn's advice, after submit
     assert 'value="W"' in weak.text
 
 

@@ -81,6 +81,17 @@ def password_problem(password: str) -> str | None:
     return None
 
 
+def password_problem_explained(password: str) -> str | None:
+    """`password_problem`, followed by zxcvbn's warning and advice when it is too guessable
+    (for the pages a person fills in; the API keeps the short sentence)."""
+    problem = password_problem(password)
+    if problem is None or len(password) < MIN_PASSWORD_CHARS or len(password) > MAX_PASSWORD_CHARS:
+        return problem
+    strength = password_strength(password)
+    advice = " ".join(text for text in (strength.warning, *strength.suggestions[:1]) if text)
+    return f"{problem} {advice}" if advice else problem
+
+
 def password_guesses(password: str) -> float:
     """zxcvbn's estimate of how many guesses finding `password` takes (milliseconds)."""
     return float(_zxcvbn(password)["guesses"])

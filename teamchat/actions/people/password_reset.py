@@ -19,7 +19,7 @@ from teamchat import store
 from teamchat.actions.org.mail import send_email
 from teamchat.actions.people.password_checks import password_changed
 from teamchat.config import own_url
-from teamchat.lib.passwords import hash_password, password_problem
+from teamchat.lib.passwords import hash_password, password_problem_explained
 from teamchat.records import UserRow
 from teamchat.runtime import Runtime
 from teamchat.store import passwords as password_store
@@ -122,7 +122,7 @@ async def check_reset_password(
     """Validate the new password (the sign-up rules), then set it."""
     if new_password != confirm:
         return ResetResult(problem="The two passwords do not match.")
-    problem = password_problem(new_password)
+    problem = password_problem_explained(new_password)
     if problem:
         return ResetResult(problem=problem)
     password_hash = await asyncio.to_thread(hash_password, new_password)
