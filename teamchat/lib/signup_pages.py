@@ -20,7 +20,7 @@ def new_password_fields(*, label: str = "Password", name: str = "password") -> s
         f'minlength="{MIN_PASSWORD_CHARS}" maxlength="{MAX_PASSWORD_CHARS}" '
         f'data-strength="{name}-strength" aria-describedby="{name}-strength">'
         f'<div id="{name}-strength" class="strength" aria-live="polite" hidden>'
-        '<meter class="strength-meter" min="0" max="4" low="2" high="3" optimum="4" value="0">'
+        '<meter class="strength-meter" min="0" max="5" low="3" high="4" optimum="5" value="0">'
         "</meter>"
         '<p class="strength-verdict"></p><ul class="strength-advice"></ul></div>'
         f'<p class="hint">At least {MIN_PASSWORD_CHARS} characters; '

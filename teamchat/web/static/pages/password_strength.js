@@ -9,7 +9,7 @@ function show(box, answer) {
   const meter = box.querySelector("meter");
   const verdict = box.querySelector(".strength-verdict");
   const advice = box.querySelector(".strength-advice");
-  meter.value = answer.score;
+  meter.value = answer.score + 1; // a sliver even for the weakest
   const words = answer.acceptable
     ? `${VERDICTS[answer.score]}: good enough`
     : answer.problem || `${VERDICTS[answer.score]}: too weak`;
