@@ -19,6 +19,7 @@ from teamchat.store.db import Database
 from teamchat.store.watcher import DataVersionWatcher
 
 RESET_EMAILS_PER_HOUR = 3
+RESET_REQUESTS_PER_CLIENT_HOUR = 30
 
 
 class Runtime:
@@ -44,6 +45,8 @@ class Runtime:
         )
         # Password reset emails per address (zulip-compat: Zulip allows a couple an hour).
         self.reset_email_limiter = RateLimiter(RESET_EMAILS_PER_HOUR, 3600, clock)
+        # ... and per client (the answer is an email to any address typed: not a spam relay).
+        self.reset_client_limiter = RateLimiter(RESET_REQUESTS_PER_CLIENT_HOUR, 3600, clock)
 
         # (API email, API key) -> (the store's users+realm version it was read at, the user):
         # successful authentications only, see actions/people/auth.py.
