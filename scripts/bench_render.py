@@ -1,8 +1,10 @@
 """Measure the Markdown renderer: render a realistic mix of messages and print messages/second.
 
-Usage: python scripts/bench_render.py [--messages 2000] [--rounds 3]
+Usage: python scripts/bench_render.py [--messages 2000] [--rounds 3] [--by-kind]
 The mix: short chat lines, mentions, channel links, emoji, links, linkifiers, lists, quotes,
 code blocks and the odd long message, rendered with a realm of 200 users and 50 channels.
+--by-kind prints the cost of one message of each kind instead: plain text (no code or math),
+a highlighted code block, a bare domain, and math (a new formula, and one seen before).
 """
 
 from __future__ import annotations
@@ -75,14 +77,52 @@ def build_messages(count: int, rng: random.Random) -> list[str]:
     ]
 
 
+KINDS = {
+    "plain (no code or math)": [t for t in TEMPLATES if "```" not in t],
+    "code block (Python)": [
+        "```python\ndef handler(request):\n    return {{'status': {issue}}}\n```"
+    ],
+    "bare domain": ["the docs are at docs.example.com/{issue} now"],
+    "math, seen before": ["the area is $$\\pi r^2$$"],
+}
+
+
+def best_micros(contents: list[str], ctx: RenderContext, repeat: int = 7) -> float:
+    """The best time over `repeat` runs to render each of `contents`, in microseconds."""
+    best = float("inf")
+    for _ in range(repeat):
+        start = time.perf_counter()
+        for content in contents:
+            render_markdown(content, ctx)
+        best = min(best, (time.perf_counter() - start) / len(contents))
+    return best * 1e6
+
+
+def by_kind(ctx: RenderContext, rng: random.Random) -> None:
+    """Print the cost of one message of each kind."""
+    for kind, templates in KINDS.items():
+        contents = [
+            rng.choice(templates).format(user="User 7", stream="team 3", issue=rng.randint(1, 99))
+            for _ in range(200)
+        ]
+        print(f"{kind:28s} {best_micros(contents, ctx):8.0f} µs/message")
+    fresh = [f"$$x^{{{n}}} + \\frac{{a}}{{{n}}}$$" for n in range(50)]
+    print(f"{'math, a new formula':28s} {best_micros(fresh, ctx, repeat=1):8.0f} µs/message")
+
+
 def main() -> None:
     """Render the mix a few times and report the best rate."""
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--messages", type=int, default=2000)
     parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--by-kind", action="store_true")
     args = parser.parse_args()
     rng = random.Random(42)
     ctx = build_context(rng)
+    if args.by_kind:
+        render_markdown("warm up :smile: @**User 1** $$x$$", ctx)  # tables, KaTeX
+        by_kind(ctx, rng)
+        return
     messages = build_messages(args.messages, rng)
     render_markdown("warm up :smile: @**User 1**", ctx)  # builds the emoji tables once
     best = 0.0

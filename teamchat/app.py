@@ -23,6 +23,7 @@ from litestar.types import (
     LifeSpanSend,
     Message,
     Receive,
+    ReceiveMessage,
     Scope,
     Send,
 )
@@ -41,6 +42,7 @@ from teamchat.actions.ops.realm_export.exports import fail_interrupted_exports
 from teamchat.actions.scheduling.delivery import run_scheduler
 from teamchat.config import Settings
 from teamchat.errors import (
+    DiskFullError,
     MethodNotAllowedError,
     PayloadTooLargeError,
     ResourceNotFoundError,
@@ -50,19 +52,34 @@ from teamchat.events.broker import cancel_task
 from teamchat.http import event_polls, html
 from teamchat.http.auth import json_to_api, provide_runtime, provide_user, route_takes
 from teamchat.http.params import Params
+from teamchat.lib.disk_full import is_disk_full
+from teamchat.lib.integers import foreign_digit_values
+from teamchat.lib.log_throttle import ThrottledLog
 from teamchat.lib.logsafe import escape_controls
 from teamchat.runtime import Runtime
 from teamchat.store.backup import run_periodic_backups
 
 log = logging.getLogger("teamchat")
 access_log = logging.getLogger("teamchat.access")
+disk_full_log = ThrottledLog(log)  # a full disk fails every write: one line a minute
 
 API_HANDLERS: list[Any] = http.api_handlers()
+
+
+class ClientDisconnected(Exception):
+    """The client went away while its request was being read (an abandoned body)."""
+
+
+# nginx's "client closed request": never sent (nobody is listening), only logged.
+CLIENT_CLOSED_REQUEST = 499
 
 
 def error_response(request: Request[Any, Any, Any], exc: Exception) -> Response[Any]:
     """Every error as Zulip's JSON envelope; unexpected ones are logged and answered 500.
     A browser asking for a page we do not have gets an HTML page instead."""
+    if isinstance(exc, ClientDisconnected):
+        # The access log's line for this request (status 499) is the only trace.
+        return Response(b"", status_code=CLIENT_CLOSED_REQUEST)
     if not isinstance(exc, ZulipError):
         exc = _as_zulip_error(exc)
     if exc.http_status == 404 and html.wants_html_not_found(request):
@@ -71,6 +88,10 @@ def error_response(request: Request[Any, Any, Any], exc: Exception) -> Response[
 
 
 def _as_zulip_error(exc: Exception) -> ZulipError:
+    if is_disk_full(exc):
+        # Nothing was stored; the client retries. GET /health says so too.
+        disk_full_log.warning("a write failed: the disk is full (%s)", exc)
+        return DiskFullError()
     if isinstance(exc, OverflowError):
         # An integer beyond SQLite's 64 bits (e.g. in a path or a JSON value) names nothing.
         return ZulipError("Integer out of range")
@@ -114,8 +135,16 @@ def with_access_log(app: ASGIApp) -> ASGIApp:
                 status = message["status"]
             await send(message)
 
+        async def receive_wrapper() -> ReceiveMessage:
+            message = await receive()
+            # Before the answer starts, only the request's body is read; later, a streamed
+            # answer listens for the disconnect itself.
+            if message["type"] == "http.disconnect" and status == 0:
+                raise ClientDisconnected()
+            return message
+
         try:
-            await app(scope, receive, send_wrapper)
+            await app(scope, receive_wrapper, send_wrapper)
         finally:
             if access_log.isEnabledFor(logging.INFO):
                 state = scope.get("state", {})
@@ -159,6 +188,14 @@ class TeamchatLitestar(Litestar):
             scope = json_to_api(scope)
             send = html.with_page_headers(send)  # type: ignore[arg-type]
         await super().__call__(scope, receive, send)
+
+
+async def refuse_foreign_digit_ids(request: Request[Any, Any, Any]) -> None:
+    """Litestar's `{name:int}` path parameters take any script's digits (int("\u0665") == 5);
+    Zulip's URLs match [0-9]+ only, so such a path names no route."""
+    numbers = [v for v in request.path_params.values() if isinstance(v, int)]
+    if numbers and set(numbers) & foreign_digit_values(request.scope["path"].split("/")):
+        raise ResourceNotFoundError("Not Found")
 
 
 async def provide_params(request: Request[Any, Any, Any], rt: Runtime) -> Params:
@@ -224,6 +261,7 @@ def create_app(settings: Settings, rt: Runtime | None = None) -> Litestar:
             "user": Provide(provide_user),
         },
         exception_handlers={Exception: error_response},
+        before_request=refuse_foreign_digit_ids,
         lifespan=[lifespan],
         logging_config=None,
         openapi_config=None,

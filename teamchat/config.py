@@ -87,6 +87,15 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
     # Zulip's CAN_ACCESS_ALL_USERS_GROUP_LIMITS_PRESENCE: limited guests also get no presence
     # or status of the people they may not access (off, as in Zulip: costlier queries).
     guest_access_limits_presence: bool = False
+    # Slow or abandoned connections (see SECURITY.md): the request line and headers must
+    # arrive within header_timeout_secs; a body may pause at most body_timeout_secs; an idle
+    # keep-alive connection is closed after keep_alive_timeout_secs; at most max_connections
+    # open connections, max_connections_per_ip from one address (0: no per-address cap).
+    header_timeout_secs: float = 20.0
+    body_timeout_secs: float = 30.0
+    keep_alive_timeout_secs: int = 5
+    max_connections: int = 4000
+    max_connections_per_ip: int = 256
 
     @classmethod
     def from_env(cls, db_path: Path | None = None, **overrides: object) -> Settings:
@@ -131,6 +140,11 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
                 "TEAMCHAT_GUEST_ACCESS_LIMITS_PRESENCE",
                 lambda text: text.strip().lower() in TRUE_WORDS,
             ),
+            "header_timeout_secs": ("TEAMCHAT_HEADER_TIMEOUT_SECS", float),
+            "body_timeout_secs": ("TEAMCHAT_BODY_TIMEOUT_SECS", float),
+            "keep_alive_timeout_secs": ("TEAMCHAT_KEEP_ALIVE_TIMEOUT_SECS", int),
+            "max_connections": ("TEAMCHAT_MAX_CONNECTIONS", int),
+            "max_connections_per_ip": ("TEAMCHAT_MAX_CONNECTIONS_PER_IP", int),
         }
         for field, (var, parse) in readers.items():
             if env.get(var):

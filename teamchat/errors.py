@@ -34,7 +34,8 @@ A leaf module: it imports nothing from teamchat. Raise these anywhere below the 
      ├── ForbiddenError                403 BAD_REQUEST
      ├── CsrfFailedError               403 CSRF_FAILED, reason
      ├── RateLimitedError              429 RATE_LIMIT_HIT, retry-after (+ Retry-After)
-     └── ServerNotReadyError           500 SERVER_NOT_READY (GET /health)
+     ├── ServerNotReadyError           500 SERVER_NOT_READY (GET /health)
+     └── DiskFullError                 503 DISK_FULL (+ Retry-After): retry later
 """
 
 from __future__ import annotations
@@ -310,3 +311,19 @@ class ServerNotReadyError(ZulipError):
 
     code = "SERVER_NOT_READY"
     http_status = 500
+
+
+class DiskFullError(ZulipError):
+    """Nothing can be stored now: the disk (or quota) is full. Nothing was changed.
+
+    503 with Retry-After, not 507: every 5xx makes python-zulip-api retry, and 503 is the
+    status generic HTTP clients and proxies know as "temporarily unavailable, retry" (507 is
+    WebDAV's and most retry policies ignore it). Zulip has no code for this; ours names it.
+    """
+
+    code = "DISK_FULL"
+    http_status = 503
+    default_headers: ClassVar[Mapping[str, str]] = {"Retry-After": "30"}
+
+    def __init__(self) -> None:
+        super().__init__("The server's disk is full; try again later.")

@@ -73,3 +73,12 @@ def start_server(tmp_path: Path) -> Iterator[Callable[..., ServerProcess]]:
     yield factory
     for proc in started:
         proc.stop()
+
+
+# The README's Quick start from the built wheel (see tests/support/quickstart.py).
+from tests.support.quickstart import (  # noqa: E402, F401
+    built_wheel,
+    installed_teamchat,
+    quickstart_env,
+    quickstart_server,
+)

@@ -130,10 +130,10 @@ def test_type_comes_from_the_bytes_or_the_file_name(server: ServerProcess, owner
 
 def test_duplicate_name_refused_until_deactivated(owner: Api, make_user) -> None:  # type: ignore[no-untyped-def]
     member = make_user()
-    first = upload_ok(member, "dupe")
-    assert_error(upload(owner, "dupe"), "A custom emoji with this name already exists.")
-    member.ok("DELETE", "/realm/emoji/dupe")
-    second = upload_ok(owner, "dupe")
+    first = upload_ok(member, "dupe-emoji")
+    assert_error(upload(owner, "dupe-emoji"), "A custom emoji with this name already exists.")
+    member.ok("DELETE", "/realm/emoji/dupe-emoji")
+    second = upload_ok(owner, "dupe-emoji")
     assert second["id"] != first["id"]
     everything = owner.ok("GET", "/realm/emoji")["emoji"]
     assert everything[first["id"]]["deactivated"] is True

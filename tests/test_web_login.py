@@ -163,6 +163,38 @@ def test_json_writes_need_the_csrf_token(session: httpx.Client, person: Api) -> 
     assert latest["messages"][-1]["id"] == sent["id"]
 
 
+BROWSER_UA = "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0"
+
+
+def test_json_requests_are_zulips_web_app_for_client_rules(
+    session: httpx.Client, person: Api
+) -> None:
+    """Sent from the web client to a conversation it is not viewing, a message is read for its
+    sender at once (Zulip's read_by_sender for `website`), whatever the browser calls itself;
+    an API client's message with the same User-Agent stays unread."""
+    stream_id = _stream_id(person)
+    message = {"type": "stream", "to": str(stream_id), "topic": "web", "content": "from a tab"}
+    headers = {**csrf(session), "User-Agent": BROWSER_UA}
+    sent = assert_success(session.post("/json/messages", data=message, headers=headers))
+    stored = person.ok("GET", f"/messages/{sent['id']}")
+    assert stored["message"]["client"] == "website"
+    assert "read" in stored["message"]["flags"]
+    # The same browser name over HTTP Basic is an API client named after its User-Agent.
+    with httpx.Client(
+        base_url=f"{str(session.base_url).rstrip('/')}/api/v1",
+        auth=(str(person.email), str(person.api_key)),
+        headers={"User-Agent": BROWSER_UA},
+    ) as api:
+        by_api = assert_success(api.post("/messages", data={**message, "content": "by api"}))
+    stored = person.ok("GET", f"/messages/{by_api['id']}")
+    assert stored["message"]["client"] == "Mozilla"
+    assert "read" not in stored["message"]["flags"]
+    # Zulip's desktop apps keep their own name (and are read by sender by their own rule).
+    desktop = {**csrf(session), "User-Agent": "ZulipElectron/5.11.1 Chrome/120.0"}
+    by_app = assert_success(session.post("/json/messages", data=message, headers=desktop))
+    assert person.ok("GET", f"/messages/{by_app['id']}")["message"]["client"] == "ZulipElectron"
+
+
 def test_json_register_and_events_deliver_live_messages(session: httpx.Client, person: Api) -> None:
     stream_id = _stream_id(person)
     queue = assert_success(
@@ -310,3 +342,19 @@ def test_uploads_in_message_html_load_with_the_session(
     with browser(server.url) as other:
         other.cookies.set("sessionid", "forged")
         assert other.get(url).status_code == 401
+
+
+def test_favicon_and_zulips_unversioned_images_are_served(server: ServerProcess) -> None:
+    with browser(server.url) as client:
+        icon = client.get("/favicon.ico")
+        assert icon.status_code == 200 and icon.headers["content-type"] == "image/png"
+        assert icon.content.startswith(b"\x89PNG\r\n\x1a\n")
+        page = client.get("/login/")
+        assert '<link rel="icon" href="/favicon.ico"' in page.text
+        svg = client.get("/static/images/favicon.svg")
+        assert svg.status_code == 200 and svg.headers["content-type"] == "image/svg+xml"
+        # The placeholder Zulip's message HTML shows while a thumbnail is being made.
+        loader = client.get("/static/images/loading/loader-black.svg")
+        assert loader.status_code == 200 and b"<svg" in loader.content
+        assert client.get("/static/images/../app.css").status_code == 404
+        assert client.get("/static/images/nothing.png").status_code == 404

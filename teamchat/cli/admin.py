@@ -13,7 +13,14 @@ from rich.table import Table
 from teamchat.actions.org import realm as realm_actions
 from teamchat.actions.people import password_checks
 from teamchat.actions.people import users as user_actions
-from teamchat.cli.common import console, fail, run_action, write_private_file, zuliprc_text
+from teamchat.cli.common import (
+    console,
+    fail,
+    run_action,
+    server_site,
+    write_private_file,
+    zuliprc_text,
+)
 from teamchat.errors import ZulipError
 from teamchat.lib import wire
 from teamchat.records import ROLE_BY_NAME, BotType, Role, UserRow
@@ -24,7 +31,6 @@ from teamchat.store import users as user_store
 admin = typer.Typer(help="Administer the organization in the database.", no_args_is_help=True)
 
 ROLE_HELP = "owner, admin, moderator, member or guest"
-DEFAULT_SITE = "http://127.0.0.1:9991"
 
 
 def parse_role(name: str) -> Role:
@@ -114,7 +120,7 @@ def zuliprc(
     async def action(rt: Runtime) -> str:
         user = await _user_by_email(rt, email)
         realm = await realm_actions.get_realm(rt)
-        base = site or rt.settings.external_url or DEFAULT_SITE
+        base = server_site(rt.settings, site)
         return zuliprc_text(wire.api_email(user, realm.host), user.api_key, base)
 
     text = run_action(action)

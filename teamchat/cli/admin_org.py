@@ -17,9 +17,10 @@ from rich.table import Table
 from teamchat.actions.org import invites, invites_email, user_groups
 from teamchat.actions.org.invites import InviteOptions
 from teamchat.actions.org.mail import mail_configured
-from teamchat.cli.admin import DEFAULT_SITE, admin, parse_role
-from teamchat.cli.common import JSON_OPTION, console, fail, first_owner, run_action
+from teamchat.cli.admin import admin, parse_role
+from teamchat.cli.common import JSON_OPTION, console, fail, first_owner, run_action, server_site
 from teamchat.errors import ZulipError
+from teamchat.lib.integers import is_ascii_digits
 from teamchat.runtime import Runtime
 from teamchat.store import linkifiers as linkifier_store
 from teamchat.store import realm as realm_store
@@ -27,7 +28,7 @@ from teamchat.store import streams as stream_store
 
 
 def _site(rt: Runtime, site: str | None) -> str:
-    return (site or rt.settings.external_url or DEFAULT_SITE).rstrip("/")
+    return server_site(rt.settings, site)
 
 
 def _expiry(text: str | None) -> int | None:
@@ -36,7 +37,7 @@ def _expiry(text: str | None) -> int | None:
         return invites.DEFAULT_EXPIRY
     if text.lower() == "never":
         return None
-    if not text.isdigit():
+    if not is_ascii_digits(text):
         raise fail("--expires-in-minutes takes a number of minutes or 'never'")
     return int(text)
 
@@ -50,6 +51,13 @@ def invite(
     channel: Annotated[
         list[str] | None, typer.Option("--channel", help="Channel to join (repeatable)")
     ] = None,
+    no_default_channels: Annotated[
+        bool,
+        typer.Option(
+            "--no-default-channels",
+            help="Leave out the organization's default channels",
+        ),
+    ] = False,
     site: Annotated[str | None, typer.Option(help="Server URL the link starts with")] = None,
     email: Annotated[
         list[str] | None,
@@ -57,7 +65,10 @@ def invite(
     ] = None,
 ) -> None:
     """Create a reusable invitation link and print it; with --email, email invitations
-    instead (when the server cannot send email, print each address's link to share)."""
+    instead (when the server cannot send email, print each address's link to share).
+
+    Who signs up joins every `--channel` and, unless `--no-default-channels`, the
+    organization's default channels (as Zulip's invitation dialog does by default)."""
     parsed_role = parse_role(role)
     minutes = _expiry(expires_in_minutes)
 
@@ -71,7 +82,10 @@ def invite(
                     raise ZulipError(f"Channel '{name}' does not exist")
                 stream_ids.append(stream.id)
         options = InviteOptions(
-            invite_as=int(parsed_role), expires_in_minutes=minutes, stream_ids=stream_ids
+            invite_as=int(parsed_role),
+            expires_in_minutes=minutes,
+            stream_ids=stream_ids,
+            include_realm_default_subscriptions=not no_default_channels,
         )
         if email:
             unsent = await invites_email.do_invite_users(

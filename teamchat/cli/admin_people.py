@@ -16,6 +16,7 @@ from teamchat.actions.people import user_settings as settings_actions
 from teamchat.cli.admin import ROLE_HELP, _user_by_email, admin, parse_role
 from teamchat.cli.common import console, fail, print_settings, run_action
 from teamchat.errors import ZulipError
+from teamchat.lib.integers import parse_int
 from teamchat.lib.user_settings import (
     REALM_DEFAULT_SETTINGS,
     SETTING_TYPES,
@@ -83,10 +84,10 @@ def parse_setting(name: str, raw: str, *, personal: bool = False) -> SettingValu
             raise fail(f"{name} is not a boolean (use true or false)")
         return raw.lower() == "true"
     if kind is int:
-        try:
-            return int(raw)
-        except ValueError:
-            raise fail(f"{name} is not an integer") from None
+        value = parse_int(raw)
+        if value is None:
+            raise fail(f"{name} is not an integer")
+        return value
     return raw
 
 

@@ -28,6 +28,7 @@ from teamchat.errors import ZulipError
 from teamchat.lib import realm_properties as props
 from teamchat.lib import realm_settings as settings_lib
 from teamchat.lib.group_permissions import REALM_PERMISSIONS
+from teamchat.lib.integers import is_ascii_digits, parse_int
 from teamchat.runtime import Runtime
 from teamchat.store import realm as realm_store
 from teamchat.store import streams as stream_store
@@ -79,10 +80,10 @@ def _bad(name: str, text: str, accepted: object) -> ZulipError:
 
 
 def _integer(name: str, text: str, accepted: object) -> int:
-    try:
-        return int(text)
-    except ValueError:
-        raise _bad(name, text, accepted) from None
+    value = parse_int(text)
+    if value is None:
+        raise _bad(name, text, accepted)
+    return value
 
 
 def parse_property(name: str, text: str) -> object:
@@ -111,7 +112,7 @@ async def _channel_id(rt: Runtime, name: str, text: str) -> int:
         return -1
     async with rt.db.read() as conn:
         stream = await stream_store.get_stream_by_name(conn, text)
-        if stream is None and text.isdigit():
+        if stream is None and is_ascii_digits(text):
             stream = await stream_store.get_stream_by_id(conn, int(text))
     if stream is None:
         raise _bad(name, text, "a channel name or id, or none")
@@ -123,7 +124,7 @@ async def _group_change(rt: Runtime, name: str, text: str) -> dict[str, object]:
         groups = {g.name: g.id for g in await group_store.list_groups(conn) if not g.deactivated}
     if text in groups:
         return {"new": groups[text]}
-    if text.isdigit() and int(text) in groups.values():
+    if is_ascii_digits(text) and int(text) in groups.values():
         return {"new": int(text)}
     raise _bad(name, text, "a group name: " + ", ".join(sorted(groups)))
 

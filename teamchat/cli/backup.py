@@ -6,6 +6,7 @@ refuses while a server holds the database's lock file and checks what it restore
 
 from __future__ import annotations
 
+import sqlite3
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -72,7 +73,8 @@ def backup(
 def restore(
     source: Annotated[Path, typer.Argument(help="A backup made by `teamchat backup`")],
 ) -> None:
-    """Replace the database with a backup. Refused while a server runs on it."""
+    """Replace the database with a backup, once a copy of it passed every check. Refused
+    while a server runs on it."""
     target = STATE.db_path
     if not target.parent.is_dir():
         raise fail(f"cannot use database {target}: directory {target.parent} does not exist")
@@ -85,9 +87,22 @@ def restore(
         lock.acquire()
     except backups.DatabaseInUseError as exc:
         raise fail(f"{exc}; stop it before restoring") from None
+    except backups.LockError as exc:
+        raise fail(str(exc)) from None
     try:
-        _with_progress("Restoring", lambda step: backups.restore(source, target, step))
+        staged: list[Path] = []
+        _with_progress(
+            "Checking", lambda step: staged.append(backups.stage_restore(source, target, step))
+        )
+        _with_progress("Restoring", lambda step: backups.restore(staged[0], target, step))
+    except NotOurDatabaseError as exc:
+        raise fail(f"{exc}; {target} was not changed") from None
+    except (sqlite3.Error, OSError) as exc:
+        raise fail(f"restore failed: {exc}") from None
     finally:
         lock.release()
-    note = "" if version == SCHEMA_VERSION else " (it is migrated when the server starts)"
-    console.print(f"[green]Restored[/] {target} from {source}: schema version {version}{note}")
+    note = "" if version == SCHEMA_VERSION else f" (migrated to {SCHEMA_VERSION})"
+    console.print(
+        f"[green]Restored[/] {target} from {source}: schema version {version}{note}, "
+        "integrity and schema checked"
+    )

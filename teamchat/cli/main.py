@@ -7,6 +7,7 @@ one uvicorn worker: one process, one writer, one in-memory broker.
 from __future__ import annotations
 
 import os
+import socket
 import sys
 from pathlib import Path
 from typing import Annotated
@@ -19,6 +20,7 @@ from teamchat.cli import (  # noqa: F401  (they add their commands to `admin`)
     admin_channels,
     admin_org,
     admin_realm,
+    first_start,
 )
 from teamchat.cli import backup as backup_commands
 from teamchat.cli import export as export_commands
@@ -31,17 +33,15 @@ from teamchat.cli.common import (
     err_console,
     fail,
     run_action,
-    write_private_file,
-    zuliprc_text,
 )
-from teamchat.cli.server import run_server, site_url
+from teamchat.cli.server import PortUnavailableError, bind_socket, run_server, site_url
 from teamchat.cli.zulip_import import import_command
 from teamchat.config import DEFAULT_DB_PATH, Settings
 from teamchat.lib import logsafe, wire
 from teamchat.lib.passwords import random_password
 from teamchat.runtime import Runtime
 from teamchat.store import realm as realm_store
-from teamchat.store.backup import DatabaseInUseError, ServerLock
+from teamchat.store.backup import LockError, ServerLock
 
 app = typer.Typer(
     help="teamchat: a Zulip-compatible team chat server on one SQLite file.",
@@ -101,12 +101,6 @@ async def bootstrap(rt: Runtime) -> tuple[str, str, str] | None:
     return wire.api_email(owner, realm.host), password, owner.api_key
 
 
-def write_zuliprc(settings: Settings, email: str, api_key: str) -> Path:
-    path = settings.db_path.resolve().parent / "zuliprc"
-    write_private_file(path, zuliprc_text(email, api_key, site_url(settings)))
-    return path
-
-
 def print_next_steps(settings: Settings, zuliprc: Path) -> None:
     """What to do once the server is up: open it, point a client at it."""
     url = site_url(settings)
@@ -155,28 +149,43 @@ def serve(
     if settings.backup_every_hours < 0 or settings.backup_keep < 1:
         raise fail("--backup-every takes a positive number of hours, --backup-keep at least 1")
     check_db_path(settings.db_path, create=True)
+    try:  # before anything is created: a busy port leaves no organization and no files
+        sock = bind_socket(settings)
+    except PortUnavailableError as exc:
+        raise fail(str(exc)) from None
     lock = ServerLock(settings.db_path)
     try:
         lock.acquire()
-    except DatabaseInUseError as exc:
+    except LockError as exc:
+        sock.close()
         raise fail(str(exc)) from None
+    try:
+        lock.note_url(site_url(settings))
+        _start(settings, sock)
+    finally:
+        sock.close()
+        lock.release()
+
+
+def _start(settings: Settings, sock: socket.socket) -> None:
+    """Bootstrap or reopen the database, say how to reach it, serve on `sock`."""
     logsafe.install(settings.log_level, "%(asctime)s %(levelname)s %(name)s: %(message)s")
     console.print(f"teamchat {__version__}: database {settings.db_path.resolve()}", soft_wrap=True)
     created = run_action(bootstrap, settings, create=True)
-    zuliprc = settings.db_path.resolve().parent / "zuliprc"
+    first_start.warn_if_others_can_read(settings.db_path)
+    zuliprc = first_start.zuliprc_path(settings.db_path)
     if created is not None:
         email, password, api_key = created
-        zuliprc = write_zuliprc(settings, email, api_key)
+        problem = first_start.write_zuliprc(zuliprc, email, api_key, site_url(settings))
         console.print("[bold green]Created a new organization[/] in", str(settings.db_path))
         console.print(f"  owner email:    {email}")
         console.print(f"  owner password: {password}")
-        console.print(f"  zuliprc:        {zuliprc}")
+        console.print(f"  zuliprc:        {zuliprc}" if problem is None else f"  ({problem})")
         console.print("  (the password is shown only this once)")
+    else:
+        first_start.sync_zuliprc_site(zuliprc, site_url(settings))
     print_next_steps(settings, zuliprc)
-    try:
-        run_server(settings)
-    finally:
-        lock.release()
+    run_server(settings, sock)
 
 
 def hoist_global_options(args: list[str]) -> list[str]:
@@ -202,7 +211,11 @@ def hoist_global_options(args: list[str]) -> list[str]:
 
 
 def main() -> None:
-    """Entry point: usage errors, like every other error, are one line and exit status 1."""
+    """Entry point: usage errors, like every other error, are one line and exit status 1.
+
+    Every file teamchat creates (the database and its -wal and -shm files, backups, exports,
+    zuliprc files) is readable by its owner only: the database holds every API key."""
+    os.umask(0o077)
     try:
         status = app(args=hoist_global_options(sys.argv[1:]), standalone_mode=False)
     except (typer.Abort, KeyboardInterrupt):

@@ -35,7 +35,7 @@ from teamchat.cli.common import (
     write_private_file,
     zuliprc_text,
 )
-from teamchat.cli.server import run_server, site_url
+from teamchat.cli.server import PortUnavailableError, bind_socket, run_server, site_url
 from teamchat.config import RateLimit, Settings
 from teamchat.errors import ZulipError
 from teamchat.events.broker import NullBroker
@@ -43,7 +43,7 @@ from teamchat.lib import logsafe, passwords
 from teamchat.lib import sandbox_fixtures as fx
 from teamchat.runtime import Runtime
 from teamchat.store import realm as realm_store
-from teamchat.store.backup import DatabaseInUseError, ServerLock
+from teamchat.store.backup import LockError, ServerLock
 from teamchat.store.migrations import NotOurDatabaseError
 
 WARNING = (
@@ -118,12 +118,18 @@ def _default_zuliprc_dir(db_path: Path, temporary: bool) -> Path:
 
 
 def _serve_sandbox(settings: Settings, folder: Path) -> None:
+    try:  # before seeding: a busy port is one line of error
+        sock = bind_socket(settings)
+    except PortUnavailableError as exc:
+        raise fail(str(exc)) from None
     lock = ServerLock(settings.db_path)
     try:
         lock.acquire()
-    except DatabaseInUseError as exc:
+    except LockError as exc:
+        sock.close()
         raise fail(str(exc)) from None
     try:
+        lock.note_url(site_url(settings))
         console.print(f"teamchat sandbox: database {settings.db_path.resolve()}", soft_wrap=True)
         started = time.monotonic()
         make_private_folder(folder)
@@ -142,8 +148,9 @@ def _serve_sandbox(settings: Settings, folder: Path) -> None:
             soft_wrap=True,
         )
         _show_email_log(settings)
-        run_server(settings)
+        run_server(settings, sock)
     finally:
+        sock.close()
         lock.release()
 
 

@@ -4,10 +4,13 @@ shared by `serve` and `sandbox`."""
 from __future__ import annotations
 
 import asyncio
+import errno
+import socket
 from typing import Any
 
 import uvicorn
 
+from teamchat.cli.connection_guard import Limits, guarded_protocol, usable_connection_cap
 from teamchat.config import Settings
 
 
@@ -43,8 +46,37 @@ class TeamchatServer(uvicorn.Server):
     _loop: asyncio.AbstractEventLoop | None = None
 
 
-def run_server(settings: Settings) -> None:
-    """Serve `settings.db_path` until SIGINT/SIGTERM."""
+class PortUnavailableError(Exception):
+    """The address and port to serve on cannot be bound."""
+
+
+def bind_socket(settings: Settings) -> socket.socket:
+    """Bind the address and port to serve on (before anything is created), as uvicorn would."""
+    where = f"{settings.host}:{settings.port}"
+    try:
+        infos = socket.getaddrinfo(
+            settings.host, settings.port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE
+        )
+    except (socket.gaierror, UnicodeError) as exc:
+        raise PortUnavailableError(f"cannot listen on {where}: unknown address ({exc})") from None
+    family, kind, proto, _name, address = infos[0]
+    sock = socket.socket(family, kind, proto)
+    try:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        sock.bind(address)
+    except OSError as exc:
+        sock.close()
+        if exc.errno == errno.EADDRINUSE:
+            raise PortUnavailableError(
+                f"cannot listen on {where}: the port is in use (another server?); "
+                "choose another one with --port"
+            ) from None
+        raise PortUnavailableError(f"cannot listen on {where}: {exc.strerror}") from None
+    return sock
+
+
+def run_server(settings: Settings, sock: socket.socket | None = None) -> None:
+    """Serve `settings.db_path` until SIGINT/SIGTERM (on `sock` when bound already)."""
     from teamchat.app import create_app, with_access_log
 
     litestar_app = create_app(settings)
@@ -57,6 +89,14 @@ def run_server(settings: Settings) -> None:
         lifespan="on",
         ws="none",  # no websockets: skips importing a websocket implementation at start
         timeout_graceful_shutdown=5,
+        timeout_keep_alive=settings.keep_alive_timeout_secs,
         log_config=None,
     )
-    TeamchatServer(config, litestar_app).run()
+    limits = Limits(
+        header_timeout_secs=settings.header_timeout_secs,
+        body_timeout_secs=settings.body_timeout_secs,
+        max_connections=usable_connection_cap(settings.max_connections),
+        max_connections_per_ip=settings.max_connections_per_ip,
+    )
+    config.http = guarded_protocol(limits, config.forwarded_allow_ips)
+    TeamchatServer(config, litestar_app).run(sockets=None if sock is None else [sock])

@@ -16,7 +16,7 @@ from rich.table import Table
 from teamchat.actions.ops.zulip_import.run import ImportSummary, import_realm
 from teamchat.cli.common import STATE, console, fail, run_action
 from teamchat.records import Role
-from teamchat.store.backup import DatabaseInUseError, ServerLock
+from teamchat.store.backup import DatabaseInUseError, LockError, ServerLock
 
 _STAGES = {
     "organization": "Organization",
@@ -40,12 +40,20 @@ def import_command(
             lock.acquire()
     except DatabaseInUseError as exc:
         raise fail(f"{exc}; import needs a new database") from None
+    except LockError as exc:
+        raise fail(str(exc)) from None
     try:
         summary = _run(path)
-    except typer.Exit:
+    except BaseException as exc:
+        if lock is not None:
+            lock.release()
+            lock = None
         if not existed:
-            for suffix in ("", "-wal", "-shm"):
+            for suffix in ("", "-wal", "-shm", "-journal", ".lock"):
                 Path(f"{db_path}{suffix}").unlink(missing_ok=True)
+        if isinstance(exc, Exception) and not isinstance(exc, typer.Exit):
+            # Whatever went wrong, one line: nothing was imported, nothing is left behind.
+            raise fail(f"import failed ({exc!r}); nothing was imported") from None
         raise
     finally:
         if lock is not None:

@@ -14,6 +14,7 @@ from teamchat.actions.people.auth import authenticate_api_key
 from teamchat.actions.people.web_sessions import authenticate_session
 from teamchat.errors import CsrfFailedError, SessionRequiredError, UnauthorizedError
 from teamchat.http.params import Params
+from teamchat.lib.messages import client_name
 from teamchat.records import UserRow, WebSessionRow
 from teamchat.runtime import Runtime
 
@@ -78,6 +79,17 @@ async def session_user(request: Request[Any, Any, Any], rt: Runtime) -> UserRow:
 def session_token(request: Request[Any, Any, Any]) -> str | None:
     """The session cookie of a request made under /json (None for HTTP Basic requests)."""
     return request.cookies.get(SESSION_COOKIE) if request.scope.get(_VIA_JSON) else None
+
+
+def request_client(request: Request[Any, Any, Any], explicit: str | None) -> str:
+    """Zulip's client name of a request: the `client` parameter, else the User-Agent's product;
+    the web client's session requests under /json are Zulip's web app, `website`."""
+    name = client_name(explicit, request.headers.get("user-agent", ""))
+    # zulip-compat: process_client(is_browser_view=True) names every browser request "website"
+    # (read_by_sender and every other client rule follow), except Zulip's own desktop apps.
+    if request.scope.get(_VIA_JSON) and not name.startswith("Zulip"):
+        return "website"
+    return name
 
 
 def check_csrf(sent: str | None, session: WebSessionRow) -> None:

@@ -10,6 +10,7 @@ from litestar import Request
 from teamchat.actions import register
 from teamchat.errors import ZulipError
 from teamchat.events.queue import ClientCapabilities
+from teamchat.http.auth import request_client
 from teamchat.http.params import (
     Params,
     as_bool,
@@ -78,7 +79,7 @@ def parse_register_params(
         client_gravatar=params.optional("client_gravatar", as_bool, True),
         slim_presence=params.optional("slim_presence", as_bool, False),
         include_subscribers=params.optional("include_subscribers", as_include_subscribers, False),
-        client_name=request.headers.get("user-agent", "").split("/")[0],
+        client_name=request_client(request, None),
         presence_last_update_id=params.optional("presence_last_update_id", as_int, None),
         presence_history_limit_days=params.optional("presence_history_limit_days", as_int, None),
         **{name: bool(declared.get(name, False)) for name in CAPABILITY_NAMES},

@@ -16,13 +16,15 @@ from teamchat.actions.messages import (
 )
 from teamchat.actions.people import bot_defaults
 from teamchat.errors import RequestVariableMissingError, ZulipError
+from teamchat.http.auth import request_client
 from teamchat.http.params import Params, as_bool, as_int, as_int_list, as_json, as_str
 from teamchat.http.routing import get, post
 from teamchat.http.urls import realm_url
 from teamchat.lib.api_types import JsonDict
+from teamchat.lib.integers import parse_int
 from teamchat.lib.json_input import decode_json
 from teamchat.lib.message_wire import ClientView
-from teamchat.lib.messages import LARGER_THAN_MAX_MESSAGE_ID, client_name
+from teamchat.lib.messages import LARGER_THAN_MAX_MESSAGE_ID
 from teamchat.lib.narrow import BadNarrowError, NarrowTerm, parse_narrow
 from teamchat.records import UserRow
 from teamchat.runtime import Runtime
@@ -103,9 +105,7 @@ async def send_message(
             to=to,
             topic=params.first_of(("topic", "subject"), as_str, None),
             content=content,
-            client=client_name(
-                params.optional("client", as_str, None), request.headers.get("user-agent", "")
-            ),
+            client=request_client(request, params.optional("client", as_str, None)),
             realm_url=realm_url(request, rt),
             queue_id=queue_id,
             local_id=local_id,
@@ -125,10 +125,9 @@ def as_anchor(name: str, raw: str) -> int | str:
     value = raw.strip().strip('"')
     if value in ("newest", "oldest", "first_unread"):
         return value
-    try:
-        anchor = int(value)
-    except ValueError:
-        raise ZulipError("Invalid anchor") from None
+    anchor = parse_int(value)
+    if anchor is None:
+        raise ZulipError("Invalid anchor")
     return min(max(anchor, 0), LARGER_THAN_MAX_MESSAGE_ID)
 
 

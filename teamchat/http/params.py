@@ -17,6 +17,7 @@ from litestar.datastructures import FormMultiDict, UploadFile
 
 from teamchat.errors import RequestVariableMissingError, ZulipError
 from teamchat.lib.api_types import JsonDict
+from teamchat.lib.integers import parse_int
 from teamchat.lib.json_input import decode_json
 from teamchat.lib.limits import check_count, check_int_range
 
@@ -154,10 +155,9 @@ def _in_range(name: str, value: int) -> int:
 
 
 def as_int(name: str, raw: str) -> int:
-    try:
-        value = int(raw.strip())
-    except ValueError:
-        raise ZulipError(f"{name} is not an integer") from None
+    value = parse_int(raw)
+    if value is None:
+        raise ZulipError(f"{name} is not an integer")
     return _in_range(name, value)
 
 

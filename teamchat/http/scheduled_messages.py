@@ -12,22 +12,23 @@ from teamchat.actions.messages.message_send import SendRequest
 from teamchat.actions.scheduling import reminders
 from teamchat.actions.scheduling import scheduled_messages as sm
 from teamchat.errors import ZulipError
+from teamchat.http.auth import request_client
 from teamchat.http.messages import as_message_type
 from teamchat.http.params import Params, as_bool, as_int, as_str
 from teamchat.http.routing import delete, get, patch, post
 from teamchat.http.urls import realm_url
 from teamchat.lib.api_types import JsonDict
-from teamchat.lib.messages import client_name
+from teamchat.lib.integers import parse_int
 from teamchat.records import UserRow
 from teamchat.runtime import Runtime
 
 
 def as_channel_id(name: str, raw: str) -> int:
     """Zulip's extract_stream_id: one channel id."""
-    try:
-        return int(raw.strip())
-    except ValueError:
-        raise ZulipError("Invalid data type for channel ID") from None
+    value = parse_int(raw)
+    if value is None:
+        raise ZulipError("Invalid data type for channel ID")
+    return value
 
 
 def as_user_ids(name: str, raw: str) -> list[int]:
@@ -44,17 +45,13 @@ def as_user_ids(name: str, raw: str) -> list[int]:
 
 
 def _client(params: Params, request: Request[Any, Any, Any]) -> str:
-    return client_name(
-        params.optional("client", as_str, None), request.headers.get("user-agent", "")
-    )
+    return request_client(request, params.optional("client", as_str, None))
 
 
 def as_channel_id_or_user_ids(name: str, raw: str) -> int | list[int]:
     """A new `to` without a new type: a channel id or user ids, as the message's type needs."""
-    try:
-        return int(raw.strip())
-    except ValueError:
-        return as_user_ids(name, raw)
+    value = parse_int(raw)
+    return as_user_ids(name, raw) if value is None else value
 
 
 def _to(params: Params, kind: str | None, required: bool) -> int | list[int] | None:

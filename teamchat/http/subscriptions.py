@@ -26,6 +26,7 @@ from teamchat.http.urls import realm_url
 from teamchat.lib import limits
 from teamchat.lib.api_types import JsonDict
 from teamchat.lib.channels import CHANNEL_GROUP_SETTING_DEFAULTS, TOPICS_POLICIES
+from teamchat.lib.integers import parse_int
 from teamchat.lib.json_input import decode_json
 from teamchat.lib.limits import check_count
 from teamchat.lib.realm_settings import GroupSettingValue
@@ -69,11 +70,8 @@ def as_retention_days(name: str, raw: str) -> int | None:
     value = raw.strip().strip('"')
     if value in RETENTION_SPECIAL:
         return RETENTION_SPECIAL[value]
-    try:
-        days = int(value)
-    except ValueError:
-        days = 0
-    if days <= 0:
+    days = parse_int(value)
+    if days is None or days <= 0:
         raise ZulipError(f"Bad value for '{name}': {value}")
     return days
 

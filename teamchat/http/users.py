@@ -11,6 +11,7 @@ from teamchat.errors import ResourceNotFoundError
 from teamchat.http.params import Params, as_bool, as_int_in, as_int_list, as_json, as_str
 from teamchat.http.routing import delete, get, patch, post
 from teamchat.lib.api_types import JsonDict, fields_of
+from teamchat.lib.integers import is_ascii_digits
 from teamchat.records import Role, UserRow
 from teamchat.runtime import Runtime
 
@@ -104,10 +105,10 @@ async def reactivate_user(user_id: int, params: Params, user: UserRow, rt: Runti
 
 
 def _id_or_email(value: str) -> tuple[int | None, str | None]:
-    return (int(value), None) if value.isdigit() else (None, value)
+    return (int(value), None) if is_ascii_digits(value) else (None, value)
 
 
 def _user_id(value: str) -> int:
-    if not value.isdigit():
+    if not is_ascii_digits(value):
         raise ResourceNotFoundError("Not Found")
     return int(value)

@@ -18,6 +18,7 @@ from teamchat.lib.web_assets import accepts_gzip, web_assets
 from teamchat.runtime import Runtime
 
 _YEAR_SECS = 365 * 24 * 3600
+_DAY_SECS = 24 * 3600
 
 
 @get("/", opt={"public": True})
@@ -30,6 +31,8 @@ async def web_app(request: Request[Any, Any, Any], rt: Runtime) -> Response[str]
         css_url=assets.url("app.css"),
         script_url=assets.url("js/main.js"),
         module_urls=tuple(assets.url(name) for name in assets.files if name.endswith(".js")),
+        icon_url=assets.url("images/favicon.svg"),
+        extra_css_urls=(assets.url("katex/katex.min.css"),),
     )
     return Response(page, media_type=MediaType.HTML, headers=web_pages.PAGE_HEADERS)
 
@@ -52,4 +55,25 @@ async def web_asset(request: Request[Any, Any, Any], version: str, name: str) ->
     return Response(body, media_type=asset.content_type, headers=headers)
 
 
-ROOT_ROUTES = [web_app, web_asset]
+def _unversioned(name: str) -> Response[bytes]:
+    asset = web_assets().files.get(name)
+    if asset is None:
+        raise ResourceNotFoundError("Not Found")
+    headers = {"Cache-Control": f"public, max-age={_DAY_SECS}", "X-Content-Type-Options": "nosniff"}
+    return Response(asset.content, media_type=asset.content_type, headers=headers)
+
+
+@get("/favicon.ico", opt={"public": True})
+async def favicon() -> Response[bytes]:
+    """The icon browsers ask for by themselves (a PNG; pages also link an SVG)."""
+    return _unversioned("images/favicon.png")
+
+
+@get("/static/images/{name:path}", opt={"public": True})
+async def static_image(name: str) -> Response[bytes]:
+    """Images at Zulip's unversioned paths, which message HTML may name (e.g. the thumbnail
+    placeholder /static/images/loading/loader-black.svg) and pages link (the icon)."""
+    return _unversioned("images/" + name.lstrip("/"))
+
+
+ROOT_ROUTES = [web_app, web_asset, favicon, static_image]

@@ -19,9 +19,20 @@ class _Text(HTMLParser):
         super().__init__(convert_charrefs=True)
         self.parts: list[str] = []
         self._skip = 0
+        # Inside KaTeX's output: the depth of open tags there, and the TeX source seen so far.
+        self._math_depth = 0
+        self._in_annotation = False
+        self._tex: list[str] = []
 
     def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
-        if tag in _SKIPPED:
+        if self._math_depth:
+            self._math_depth += 1
+            self._in_annotation = tag == "annotation"
+        elif tag == "span" and "katex" in (dict(attrs).get("class") or "").split():
+            # A formula is shown by KaTeX three times over (MathML, layout, source): the
+            # notification gets its TeX source once, as written.
+            self._math_depth, self._tex = 1, []
+        elif tag in _SKIPPED:
             self._skip += 1
         elif tag in _BLOCKS:
             self.parts.append("\n")
@@ -30,13 +41,21 @@ class _Text(HTMLParser):
             self.parts.append(dict(attrs).get("alt") or "")
 
     def handle_endtag(self, tag: str) -> None:
-        if tag in _SKIPPED:
+        if self._math_depth:
+            self._math_depth -= 1
+            self._in_annotation = False
+            if not self._math_depth:
+                self.parts.append("$$" + "".join(self._tex) + "$$")
+        elif tag in _SKIPPED:
             self._skip = max(0, self._skip - 1)
         elif tag in _BLOCKS:
             self.parts.append("\n")
 
     def handle_data(self, data: str) -> None:
-        if not self._skip:
+        if self._math_depth:
+            if self._in_annotation:
+                self._tex.append(data)
+        elif not self._skip:
             self.parts.append(data)
 
 

@@ -22,12 +22,18 @@ PAGE_HEADERS = {
 }
 
 
-def page(title: str, css_url: str, body: str, head: str = "") -> str:
-    """A whole HTML document: `body` is the <body> element, `head` extra head elements."""
+def page(title: str, css_url: str, body: str, head: str = "", icon_url: str = "") -> str:
+    """A whole HTML document: `body` is the <body> element, `head` extra head elements.
+    `icon_url`: the versioned SVG icon (cached for a year); else /favicon.ico."""
+    icon = (
+        f'<link rel="icon" href="{escape(icon_url)}" type="image/svg+xml">'
+        if icon_url
+        else '<link rel="icon" href="/favicon.ico" sizes="32x32">'
+    )
     return (
         '<!DOCTYPE html><html lang="en"><head><meta charset="utf-8">'
         '<meta name="viewport" content="width=device-width, initial-scale=1">'
-        '<link rel="icon" href="data:,">'
+        f"{icon}"
         f'<title>{escape(title)}</title><link rel="stylesheet" href="{escape(css_url)}">'
         f"{head}</head>{body}</html>"
     )
@@ -90,12 +96,20 @@ def login_page(
 
 
 def app_shell(
-    *, realm_name: str, css_url: str, script_url: str, module_urls: tuple[str, ...] = ()
+    *,
+    realm_name: str,
+    css_url: str,
+    script_url: str,
+    module_urls: tuple[str, ...] = (),
+    icon_url: str = "",
+    extra_css_urls: tuple[str, ...] = (),
 ) -> str:
     """The page the client's modules fill in; `data-` attributes carry no user content.
-    `module_urls` are preloaded at once instead of as each import is discovered."""
+    `module_urls` are preloaded at once instead of as each import is discovered;
+    `extra_css_urls` are more style sheets (KaTeX's, for math in messages)."""
     preloads = "".join(f'<link rel="modulepreload" href="{escape(url)}">' for url in module_urls)
-    head = f'<script type="module" src="{escape(script_url)}"></script>{preloads}'
+    sheets = "".join(f'<link rel="stylesheet" href="{escape(url)}">' for url in extra_css_urls)
+    head = f'{sheets}<script type="module" src="{escape(script_url)}"></script>{preloads}'
     body = (
         '<body class="app"><header class="topbar">'
         '<button type="button" id="menu-toggle" class="icon-button" aria-label="Show channels"'
@@ -117,4 +131,4 @@ def app_shell(
         '<aside id="people" class="people" aria-label="People"></aside></div>'
         '<dialog id="settings" class="settings" aria-labelledby="settings-title"></dialog></body>'
     )
-    return page(realm_name, css_url, body, head)
+    return page(realm_name, css_url, body, head, icon_url)

@@ -1,77 +1,100 @@
-"""Code blocks in Zulip's markup, `<div class="codehilite" data-code-language=...>`, for fenced
-blocks (see fenced_blocks.py) and for blocks indented by four spaces.
+"""Code blocks in Zulip's markup, highlighted by Pygments as Zulip's server does:
+`<div class="codehilite" data-code-language="Python"><pre><span></span><code>...`.
 
-No syntax highlighting: the code is escaped text. The language name is normalised the way
-Zulip (via Pygments lexer names) shows it, e.g. `py` -> `Python`; unknown names are kept.
+Fenced blocks (see fenced_blocks.py) name their language, or take the realm's default; a block
+without one may name it on its first line (`#!python`, `:::python`), which stays in the code.
+Blocks indented by four spaces are highlighted only when their first line names a language,
+and that line is removed (python-markdown's CodeHilite, which Zulip uses for them).
 """
 
 from __future__ import annotations
 
+import functools
 import html
+import re
 from xml.etree.ElementTree import Element, SubElement
+
+from pygments import highlight
+from pygments.formatters import HtmlFormatter
+from pygments.lexer import Lexer
+from pygments.lexers import find_lexer_class_by_name, get_lexer_by_name
+from pygments.util import ClassNotFound
 
 from teamchat.render.md import Treeprocessor
 
-_LANGUAGES: dict[str, tuple[str, ...]] = {
-    "Python": ("python", "py", "py3", "python3", "sage", "bazel", "starlark"),
-    "Python 2.x": ("python2", "py2"),
-    "JavaScript": ("javascript", "js", "mjs", "cjs"),
-    "TypeScript": ("typescript", "ts"),
-    "JSON": ("json",),
-    "HTML": ("html",),
-    "CSS": ("css",),
-    "Bash": ("bash", "sh", "ksh", "zsh", "shell"),
-    "Bash Session": ("console", "shell-session"),
-    "PowerShell": ("powershell", "pwsh", "ps1"),
-    "C": ("c",),
-    "C++": ("cpp", "c++"),
-    "C#": ("csharp", "c#", "cs"),
-    "Objective-C": ("objective-c", "objectivec", "obj-c", "objc"),
-    "Java": ("java",),
-    "Kotlin": ("kotlin",),
-    "Scala": ("scala",),
-    "Go": ("go", "golang"),
-    "Rust": ("rust", "rs"),
-    "Ruby": ("ruby", "rb", "duby"),
-    "PHP": ("php", "php3", "php4", "php5"),
-    "Perl": ("perl", "pl"),
-    "Lua": ("lua",),
-    "Haskell": ("haskell", "hs"),
-    "Elixir": ("elixir", "ex", "exs"),
-    "Erlang": ("erlang",),
-    "Clojure": ("clojure", "clj"),
-    "Swift": ("swift",),
-    "Dart": ("dart",),
-    "SQL": ("sql",),
-    "YAML": ("yaml",),
-    "TOML": ("toml",),
-    "XML": ("xml",),
-    "INI": ("ini", "cfg", "dosini"),
-    "Markdown": ("markdown", "md"),
-    "TeX": ("tex", "latex"),
-    "Diff": ("diff", "udiff", "patch"),
-    "Docker": ("docker", "dockerfile"),
-    "Makefile": ("make", "makefile", "mf", "bsdmake"),
-    "GraphQL": ("graphql",),
-    "Text only": ("text",),
-}
-LANGUAGE_NAMES = {alias: name for name, aliases in _LANGUAGES.items() for alias in aliases}
+# zulip-compat: python-markdown's CodeHilite header: `#!lang` or `:::lang` (two or more
+# colons), an optional path, and optional `hl_lines="1 3"`.
+HEADER_RE = re.compile(
+    r"""(?:(?:^::+)|(?P<shebang>^[#]!))
+    (?P<path>(?:/\w+)*[/ ])?
+    (?P<lang>[\w#.+-]*)
+    \s*
+    (hl_lines=(?P<quot>"|')(?P<hl_lines>.*?)(?P=quot))?""",
+    re.VERBOSE,
+)
+_OPEN_DIV = '<div class="codehilite">'
 
 
+@functools.lru_cache(maxsize=256)
+def _lexer(lang: str) -> Lexer:
+    # zulip-compat: startinline lets PHP snippets highlight without `<?php`.
+    try:
+        return get_lexer_by_name(lang, startinline=True)
+    except ClassNotFound:
+        return get_lexer_by_name("text")
+
+
+@functools.lru_cache(maxsize=256)
 def language_display_name(lang: str) -> str:
-    """Return how Zulip labels a code block's language ("py" -> "Python")."""
-    return LANGUAGE_NAMES.get(lang.lower(), lang)
+    """Return the name Zulip puts in data-code-language: Pygments' name for the lexer
+    ("py" -> "Python"), or the language as written if Pygments has no lexer for it."""
+    try:
+        return str(find_lexer_class_by_name(lang).name)
+    except ClassNotFound:
+        return lang
+
+
+def _hl_lines(spec: str | None) -> list[int]:
+    if not spec:
+        return []
+    try:
+        return [int(number) for number in spec.split()]
+    except ValueError:
+        return []
+
+
+@functools.lru_cache(maxsize=64)
+def _formatter(hl_lines: tuple[int, ...]) -> HtmlFormatter[str]:
+    # Building a formatter costs about a millisecond (it prepares its style table); a built
+    # one keeps no state between calls, so one per hl_lines serves every block.
+    return HtmlFormatter(cssclass="codehilite", wrapcode=True, hl_lines=list(hl_lines))
+
+
+def highlight_html(code: str, lang: str | None, hl_lines: list[int] | None = None) -> str:
+    """Return Pygments' `<div class="codehilite">` for `code` in `lang` (plain text if None)."""
+    formatter = _formatter(tuple(hl_lines or ()))
+    return str(highlight(code, _lexer(lang or "text"), formatter)).rstrip("\n")
 
 
 def code_block_html(code: str, lang: str | None) -> str:
-    """Return the HTML of a code block holding `code`, labelled with `lang` if given."""
-    # zulip-compat: like Pygments, drop blank lines around the code and trailing spaces.
-    lines = [line.rstrip() for line in code.strip("\n").split("\n")]
-    body = html.escape("\n".join(lines), quote=False) + "\n"
-    language = ""
+    """Return the HTML of a fenced code block holding `code`, in language `lang` if given
+    (lowercase, as Zulip's fence parser leaves it)."""
+    # zulip-compat: the fence parser drops trailing spaces; blank lines around go too.
+    text = "\n".join(line.rstrip() for line in code.split("\n")).strip("\n")
     if lang:
-        language = f' data-code-language="{html.escape(language_display_name(lang))}"'
-    return f'<div class="codehilite"{language}><pre><span></span><code>{body}</code></pre></div>'
+        block = highlight_html(text, lang)
+        language = html.escape(language_display_name(lang))
+        return block.replace(
+            _OPEN_DIV, f'<div class="codehilite" data-code-language="{language}">', 1
+        )
+    header = HEADER_RE.search(text.split("\n", 1)[0])
+    if header is None:
+        return highlight_html(text, None)
+    # zulip-compat: Zulip keeps the header line in a fenced block, and adds no
+    # data-code-language for a language named this way.
+    return highlight_html(
+        text, header.group("lang").lower() or None, _hl_lines(header.group("hl_lines"))
+    )
 
 
 class IndentedCodeTreeprocessor(Treeprocessor):
@@ -84,9 +107,25 @@ class IndentedCodeTreeprocessor(Treeprocessor):
         for parent in list(root.iter()):
             for index, child in enumerate(list(parent)):
                 if child.tag == "pre" and len(child) == 1 and child[0].tag == "code":
-                    parent[index] = _wrap(child[0])
+                    highlighted = self._highlighted(child[0])
+                    parent[index] = _wrap(child[0]) if highlighted is None else highlighted
                     parent[index].tail = child.tail
         return None
+
+    def _highlighted(self, code: Element) -> Element | None:
+        """A block whose first line names its language: highlighted, without that line."""
+        text = html.unescape(code.text or "")
+        first, _, rest = text.partition("\n")
+        header = HEADER_RE.search(first)
+        if header is None:
+            return None
+        if header.group("path"):
+            rest = text  # zulip-compat: a `#!/usr/bin/python` line is code, kept.
+        lang = header.group("lang").lower() or None
+        block = highlight_html(rest.strip("\n"), lang, _hl_lines(header.group("hl_lines")))
+        placeholder = Element("p")
+        placeholder.text = self.md.htmlStash.store(block)
+        return placeholder
 
 
 def _wrap(code: Element) -> Element:

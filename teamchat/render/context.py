@@ -56,6 +56,8 @@ class RenderContext:
     linkifiers: Sequence[Linkifier] = ()
     alert_words: Mapping[int, Sequence[str]] = field(default_factory=dict)
     realm_url: str = ""  # e.g. "https://chat.example.com", to make own links relative
+    default_code_block_language: str = ""  # the realm's language for fences that name none
+    translate_emoticons: bool = False  # the sender's setting: `:)` becomes an emoji
 
     @classmethod
     def empty(cls) -> RenderContext:
@@ -112,6 +114,9 @@ class RenderState:
     links: list[str] = field(default_factory=list)
     has_image: bool = False
     attachment_path_ids: list[str] = field(default_factory=list)
+    # HTML made by trusted code (KaTeX) that goes in after sanitizing; see render/math.py.
+    trusted_html: list[str] = field(default_factory=list)
+    trusted_nonce: str = ""
 
 
 class CurrentRender:

@@ -179,19 +179,26 @@ def _linkifier_topic_links(topic: str, linkifiers: Sequence[Linkifier]) -> list[
 _TOPIC_SPLIT_RE = re.compile(r"""[ !;),'"]""")
 
 
+def _topic_url(text: str) -> str | None:
+    """The URL of a raw link in a topic; a bare domain (`example.com/x`) gets https://."""
+    parts = urlsplit(text)
+    if not parts.scheme:
+        # zulip-compat: Zulip links a bare domain in a topic as https, not http.
+        host, slash, path = text.partition("/")
+        parts = urlsplit(f"https://{host}{slash}{path}")
+    return parts.geturl() if parts.scheme in ("http", "https") and parts.netloc else None
+
+
 def _raw_url_topic_links(topic: str, precedence: int) -> list[_TopicLink]:
-    if "://" not in topic:
-        return []  # every link found below contains "://"
     found = []
     pos = 0
     while pos < len(topic):
         split = _TOPIC_SPLIT_RE.search(topic, pos)
         end = split.start() if split else len(topic)
         m = WEB_LINK_RE.search(topic[pos:end])
-        if m and "://" in m.group("url") and urlsplit(m.group("url")).scheme in ("http", "https"):
-            found.append(
-                _TopicLink(m.group("url"), m.group("url"), pos + m.start("url"), precedence)
-            )
+        url = _topic_url(m.group("url")) if m else None
+        if m and url is not None:
+            found.append(_TopicLink(url, m.group("url"), pos + m.start("url"), precedence))
         pos = end + 1
     return found
 

@@ -7,11 +7,11 @@ ALLOWED_SCHEMES (so `javascript:` never becomes a link) and makes links to this 
 from __future__ import annotations
 
 import html
-import re
 from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 from xml.etree.ElementTree import Element
 
+from teamchat.render.linkify import BEFORE_LINK_RE, WEB_LINK_RE
 from teamchat.render.md import (
     AtomicString,
     CompiledInlineProcessor,
@@ -23,29 +23,7 @@ from teamchat.render.md import (
 ALLOWED_SCHEMES = frozenset({"http", "https", "mailto", "tel", "sms"})
 
 # Where a link, mention or channel link may start: start of text, whitespace or an opener.
-BEFORE_ALLOWED_RE = r"""(?<![^\s'"\(,:<])"""
-
-
-def _nested_parens_re(depth: int) -> str:
-    """Build a path pattern that allows up to `depth` levels of balanced parentheses."""
-    chunk = r'[^\s()"]*'
-    for _ in range(depth):
-        chunk = rf'[^\s()"]*?(?:\({chunk}\)[^\s()"]*?)*'
-    return chunk
-
-
-# zulip-compat: like Zulip's web link regex, a URL may contain up to six levels of balanced
-# parentheses and ends before trailing punctuation. Bare domains without a scheme
-# ("example.com") are not linked: that needs Zulip's list of top-level domains.
-WEB_LINK_RE = re.compile(
-    rf"""{BEFORE_ALLOWED_RE}
-    (?P<url>
-        https?://[\w.:@-]+?(?:/{_nested_parens_re(6)})?
-      | [\w.+-]+@[\w-]+(?:\.[\w-]+)*\.\w+
-    )
-    (?=[!:;?),.'">]*(?:\Z|\s))""",
-    re.VERBOSE,
-)
+BEFORE_ALLOWED_RE = BEFORE_LINK_RE
 
 
 def sanitize_url(url: str) -> str | None:
@@ -149,7 +127,8 @@ class LinkProcessor(LinkInlineProcessor):
 
 
 class AutoLinkProcessor(CompiledInlineProcessor):
-    """Bare `https://...` URLs and e-mail addresses become links."""
+    """Bare URLs, domains (`example.com`, linked as `http://`) and e-mail addresses become
+    links; the text stays as typed."""
 
     def __init__(self, realm_url: str) -> None:
         super().__init__(WEB_LINK_RE)
@@ -157,8 +136,7 @@ class AutoLinkProcessor(CompiledInlineProcessor):
 
     def handleMatch(self, m: Any, data: str) -> MatchResult:
         url = m.group("url")
-        target = url if "://" in url else "mailto:" + url
-        element = url_to_a(target, url, self.realm_url)
+        element = url_to_a(url, url, self.realm_url)
         if element is None:
             return None, None, None
         return element, m.start("url"), m.end("url")

@@ -26,6 +26,7 @@ from teamchat.render.context import (
     StreamTarget,
 )
 from teamchat.render.emoji import EmojiProcessor, UnicodeEmojiProcessor
+from teamchat.render.emoticons import EmoticonProcessor
 from teamchat.render.fenced_blocks import FencedBlockPreprocessor
 from teamchat.render.headings import HeadingProcessor
 from teamchat.render.link_flags import LinkFlagsTreeprocessor
@@ -43,6 +44,7 @@ from teamchat.render.lists import (
     TwoSpaceOListProcessor,
     TwoSpaceUListProcessor,
 )
+from teamchat.render.math import TexProcessor, has_math, restore_trusted
 from teamchat.render.md import (
     ENTITY_RE,
     LINK_RE,
@@ -88,6 +90,7 @@ __all__ = [
     "Rendered",
     "StreamTarget",
     "compile_linkifier",
+    "has_math",
     "render_markdown",
     "render_plain_markdown",
     "topic_links",
@@ -120,6 +123,7 @@ PRIORITIES: Final = MappingProxyType(
             "code_span": 105,
             "strong_em": 100,
             "user_mention": 95,
+            "tex": 90,
             "stream_topic_message_link": 89,
             "stream_topic_link": 87,
             "stream_link": 85,
@@ -133,6 +137,7 @@ PRIORITIES: Final = MappingProxyType(
             "emphasis": 30,
             "strikethrough": 25,
             "emoji": 15,
+            "emoticon": 10,
             "nl2br": 5,
             "unicode_emoji": 0,
         },
@@ -210,6 +215,7 @@ class _ZulipMarkdown(Markdown):
             "code_span": CodeSpanProcessor(),
             "strong_em": emphasis.strong_em(),
             "user_mention": UserMentionProcessor(),
+            "tex": TexProcessor(),
             "stream_topic_message_link": StreamTopicMessageLinkProcessor(),
             "stream_topic_link": StreamTopicLinkProcessor(),
             "stream_link": StreamLinkProcessor(),
@@ -228,6 +234,7 @@ class _ZulipMarkdown(Markdown):
             "emphasis": emphasis.emphasis(),
             "strikethrough": emphasis.strikethrough(),
             "emoji": EmojiProcessor(),
+            "emoticon": EmoticonProcessor(),
             # zulip-compat: every newline inside a paragraph is a line break (nl2br).
             "nl2br": SubstituteTagInlineProcessor(r"\n", "br"),
             "unicode_emoji": UnicodeEmojiProcessor(),
@@ -281,7 +288,7 @@ def _convert(content: str, ctx: RenderContext, state: RenderState) -> str:
 def render_markdown(content: str, ctx: RenderContext) -> Rendered:
     """Render a message's Markdown `content` to Zulip's HTML, with what it mentions and links."""
     state = RenderState()
-    html = sanitize_html(_convert(content, ctx, state))
+    html = restore_trusted(sanitize_html(_convert(content, ctx, state)), state)
     return Rendered(
         html=html,
         mentioned_user_ids=frozenset(state.mentioned_user_ids),

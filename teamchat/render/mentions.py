@@ -15,7 +15,19 @@ from teamchat.render.md import AtomicString, CompiledInlineProcessor, MatchResul
 
 MENTIONS_RE = re.compile(BEFORE_ALLOWED_RE + r"@(?P<silent>_?)\*\*(?P<match>[^*]+)\*\*")
 USER_GROUP_MENTIONS_RE = re.compile(BEFORE_ALLOWED_RE + r"@(?P<silent>_?)\*(?P<match>[^*]+)\*")
-_ID_SYNTAX_RE = re.compile(r"(?P<full_name>.+)?\|(?P<user_id>\d+)$")
+_ID_SYNTAX_RE = re.compile(r"(?P<full_name>.+)?\|(?P<user_id>[0-9]+)$")
+
+# zulip-compat: a mention of a role-based system group shows the group's display name.
+SYSTEM_GROUP_DISPLAY_NAMES = {
+    "role:owners": "Owners",
+    "role:administrators": "Administrators",
+    "role:moderators": "Moderators",
+    "role:fullmembers": "Full members",
+    "role:members": "Members",
+    "role:everyone": "Everyone",
+    "role:internet": "Everyone on the internet",
+    "role:nobody": "Nobody",
+}
 
 # zulip-compat: "channel" and "stream" are synonyms; both stand for everyone in the channel.
 STREAM_WILDCARDS = frozenset({"all", "everyone", "stream", "channel"})
@@ -90,6 +102,7 @@ class UserGroupMentionProcessor(CurrentRender, CompiledInlineProcessor):
         if found is None:
             return None, None, None
         name, group_id = found
+        name = SYSTEM_GROUP_DISPLAY_NAMES.get(name, name)
         silent = m.group("silent") == "_"
         if not silent:
             self.state.mentioned_group_ids.add(group_id)

@@ -6,8 +6,12 @@ from __future__ import annotations
 import re
 
 import nh3
+from pygments.token import STANDARD_TYPES
 
 from teamchat.render.timestamps import DATETIME_ATTRIBUTE_RE
+
+# The classes Pygments gives highlighted code ("k", "nf", "s1"...), and "hll" for hl_lines.
+PYGMENTS_CLASSES = frozenset({*filter(None, STANDARD_TYPES.values()), "hll"})
 
 ALLOWED_TAGS = frozenset(
     {
@@ -31,7 +35,8 @@ ALLOWED_CLASSES = {
     "span": frozenset(
         {
             *("user-mention", "channel-wildcard-mention", "topic-mention", "silent"),
-            *("user-group-mention", "emoji", "timestamp-error"),
+            *("user-group-mention", "emoji", "timestamp-error", "tex-error"),
+            *PYGMENTS_CLASSES,
         }
     ),
     "img": frozenset({"emoji"}),

@@ -18,7 +18,7 @@ STREAM_TOPIC_LINK_RE = re.compile(
 )
 STREAM_TOPIC_MESSAGE_LINK_RE = re.compile(
     BEFORE_ALLOWED_RE
-    + r"\#\*\*(?P<stream_name>[^*>]+)>(?P<topic_name>[^*]*)@(?P<message_id>\d+)\*\*"
+    + r"\#\*\*(?P<stream_name>[^*>]+)>(?P<topic_name>[^*]*)@(?P<message_id>[0-9]+)\*\*"
 )
 # zulip-compat: how Zulip shows the empty topic ("general chat") inside topic links.
 EMPTY_TOPIC_DISPLAY_NAME = "general chat"

@@ -23,6 +23,7 @@ from teamchat.store.migrations import (
     SCHEMA_VERSION,
     NotOurDatabaseError,
     check_application_id,
+    migrate,
 )
 
 log = logging.getLogger(__name__)
@@ -30,7 +31,11 @@ PAGES_PER_STEP = 1024
 Progress = Callable[[int, int], None]  # (pages copied, total pages)
 
 
-class DatabaseInUseError(Exception):
+class LockError(Exception):
+    """The lock file beside the database cannot be taken."""
+
+
+class DatabaseInUseError(LockError):
     """A server is running on the database (it holds the lock file)."""
 
 
@@ -40,29 +45,66 @@ def lock_path(db_path: Path) -> Path:
 
 class ServerLock:
     """An exclusive advisory lock on `<db>.lock`, held by `teamchat serve` while it runs and
-    taken briefly by `restore`; the kernel releases it when the process dies."""
+    taken briefly by `restore` and `import`; the kernel releases it when the process dies.
+
+    The file exists only while the lock is held: `release` deletes it (still holding the
+    lock), and `acquire` checks that the file it locked is still the one at the path, so a
+    process that opened it just before the deletion tries again instead of sharing the lock.
+    While a server holds it, the file holds the URL it serves (`served_url`)."""
 
     def __init__(self, db_path: Path) -> None:
         self.path = lock_path(db_path)
         self._handle: IO[str] | None = None
 
     def acquire(self) -> None:
-        """Take the lock or raise DatabaseInUseError."""
-        handle = self.path.open("a")
-        try:
-            fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except BlockingIOError:
-            handle.close()
-            raise DatabaseInUseError(
-                f"a teamchat server is running on {self.path.with_suffix('')}"
-            ) from None
-        self._handle = handle
+        """Take the lock or raise DatabaseInUseError (or LockError when the file cannot be made)."""
+        while True:
+            try:
+                handle = self.path.open("a")
+            except OSError as exc:
+                raise LockError(
+                    f"cannot use database {self.path.with_suffix('')}: "
+                    f"cannot create {self.path}: {exc.strerror}"
+                ) from None
+            try:
+                fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except BlockingIOError:
+                handle.close()
+                raise DatabaseInUseError(
+                    f"a teamchat server is running on {self.path.with_suffix('')}"
+                ) from None
+            try:
+                same = os.fstat(handle.fileno()).st_ino == self.path.stat().st_ino
+            except FileNotFoundError:
+                same = False
+            if same:
+                self._handle = handle
+                return
+            handle.close()  # deleted by its last holder meanwhile: lock the new file
+
+    def note_url(self, url: str) -> None:
+        """Record the URL the server holding the lock serves (what `served_url` reads)."""
+        assert self._handle is not None
+        self._handle.truncate(0)
+        self._handle.write(url + "\n")
+        self._handle.flush()
 
     def release(self) -> None:
         if self._handle is not None:
+            with contextlib.suppress(FileNotFoundError):
+                self.path.unlink()
             fcntl.flock(self._handle, fcntl.LOCK_UN)
             self._handle.close()
             self._handle = None
+
+
+def served_url(db_path: Path) -> str | None:
+    """The URL the server running on `db_path` serves, or None when no server noted one."""
+    try:
+        text = lock_path(db_path).read_text().strip()
+    except OSError:
+        return None
+    return text or None
 
 
 def _copy(source: Path, dest: Path, progress: Progress | None) -> sqlite3.Connection:
@@ -84,7 +126,11 @@ def _copy(source: Path, dest: Path, progress: Progress | None) -> sqlite3.Connec
 
 
 def backup(source: Path, dest: Path, progress: Progress | None = None) -> None:
-    """Copy the live database `source` to the new file `dest`, page by page."""
+    """Copy the live database `source` to the new file `dest`, page by page; the copy is
+    readable by its owner only, as the database is."""
+    fd = os.open(dest, os.O_WRONLY | os.O_CREAT, 0o600)
+    os.fchmod(fd, 0o600)  # an existing file keeps its mode through os.open
+    os.close(fd)
     out = _copy(source, dest, progress)
     try:
         out.execute("PRAGMA journal_mode=DELETE")  # a standalone copy: no WAL beside it
@@ -105,29 +151,127 @@ def integrity_problem(path: Path) -> str | None:
 
 
 def check_restorable(path: Path) -> int:
-    """Raise NotOurDatabaseError unless `path` is a sound teamchat database this version can
-    migrate; return its schema version."""
+    """Raise NotOurDatabaseError unless `path` looks like a teamchat database this version can
+    migrate (its header: application id and schema version); return its schema version.
+    `stage_restore` then checks its content, on a copy."""
     if not path.is_file() or path.stat().st_size == 0:
         raise NotOurDatabaseError(f"{path} is not a teamchat database (missing or empty)")
     check_application_id(path)
-    conn = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
     try:
-        app_id = int(conn.execute("PRAGMA application_id").fetchone()[0])
-        version = int(conn.execute("PRAGMA user_version").fetchone()[0])
-    finally:
-        conn.close()
+        conn = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
+        try:
+            app_id = int(conn.execute("PRAGMA application_id").fetchone()[0])
+            version = int(conn.execute("PRAGMA user_version").fetchone()[0])
+        finally:
+            conn.close()
+    except sqlite3.DatabaseError as exc:
+        raise NotOurDatabaseError(f"{path} cannot be read: {exc}") from None
     if app_id != APPLICATION_ID or version < 1:
         raise NotOurDatabaseError(f"{path} is not a teamchat database")
-    problem = integrity_problem(path)
-    if problem:
-        raise NotOurDatabaseError(f"{path} is damaged: {problem}")
     assert version <= SCHEMA_VERSION  # check_application_id refused newer ones
     return version
 
 
-def restore(source: Path, target: Path, progress: Progress | None = None) -> None:
-    """Replace `target`'s content with `source`'s. The caller holds the ServerLock."""
-    _copy(source, target, progress).close()
+def staging_path(target: Path) -> Path:
+    return target.with_name(target.name + ".restoring")
+
+
+def stage_restore(source: Path, target: Path, progress: Progress | None = None) -> Path:
+    """Copy `source` beside `target` and verify the copy: sound pages (integrity_check), the
+    migrations apply, and every table, column, index and trigger of this version's schema is
+    there. Return the verified copy, at this version's schema; raise NotOurDatabaseError (and
+    leave nothing behind) if any check fails. `target` is not touched."""
+    if target.exists() and os.path.samefile(source, target):
+        raise NotOurDatabaseError(f"{source} is the database itself; there is nothing to restore")
+    staged = staging_path(target)
+    _remove_with_journals(staged)
+    try:
+        _copy(source, staged, progress).close()
+        _verify_copy(staged)
+    except NotOurDatabaseError:
+        _remove_with_journals(staged)
+        raise
+    except (sqlite3.Error, OSError) as exc:
+        _remove_with_journals(staged)
+        raise NotOurDatabaseError(f"{source} cannot be restored: {exc}") from None
+    return staged
+
+
+def _verify_copy(staged: Path) -> None:
+    problem = integrity_problem(staged)
+    if problem:
+        raise NotOurDatabaseError(f"the backup is damaged: {problem}")
+    conn = sqlite3.connect(staged, isolation_level=None)
+    try:
+        try:
+            migrate(conn)
+        except sqlite3.Error as exc:
+            raise NotOurDatabaseError(
+                f"the backup is missing part of teamchat's schema ({exc})"
+            ) from None
+        missing = schema_differences(reference_schema(), schema_of(conn))
+    finally:
+        conn.close()
+    if missing:
+        raise NotOurDatabaseError(
+            "the backup is missing part of teamchat's schema: " + "; ".join(missing[:5])
+        )
+
+
+Schema = dict[str, tuple[str, frozenset[str]]]  # name -> (type, columns)
+
+
+def schema_of(conn: sqlite3.Connection) -> Schema:
+    """Every table, view, index and trigger (SQLite's own excepted) with its columns."""
+    rows = conn.execute(
+        "SELECT type, name FROM sqlite_master"
+        " WHERE type IN ('table', 'view', 'index', 'trigger') AND name NOT LIKE 'sqlite_%'"
+    ).fetchall()
+    schema: Schema = {}
+    for kind, name in rows:
+        columns: frozenset[str] = frozenset()
+        if kind in ("table", "view"):
+            quoted = '"' + str(name).replace('"', '""') + '"'
+            columns = frozenset(str(r[1]) for r in conn.execute(f"PRAGMA table_xinfo({quoted})"))
+        schema[str(name)] = (str(kind), columns)
+    return schema
+
+
+def reference_schema() -> Schema:
+    """This version's schema, as a new database gets it."""
+    conn = sqlite3.connect(":memory:", isolation_level=None)
+    try:
+        migrate(conn)
+        return schema_of(conn)
+    finally:
+        conn.close()
+
+
+def schema_differences(expected: Schema, found: Schema) -> list[str]:
+    """What `found` lacks of `expected` ("table users is missing", "... lacks column x")."""
+    problems = []
+    for name, (kind, columns) in sorted(expected.items()):
+        if name not in found or found[name][0] != kind:
+            problems.append(f"{kind} {name} is missing")
+            continue
+        lacking = sorted(columns - found[name][1])
+        if lacking:
+            problems.append(f"{kind} {name} lacks column(s) {', '.join(lacking)}")
+    return problems
+
+
+def _remove_with_journals(path: Path) -> None:
+    for suffix in ("", "-journal", "-wal", "-shm"):
+        Path(f"{path}{suffix}").unlink(missing_ok=True)
+
+
+def restore(staged: Path, target: Path, progress: Progress | None = None) -> None:
+    """Replace `target`'s content with the verified copy `staged` (from `stage_restore`),
+    then delete the copy. The caller holds the ServerLock."""
+    try:
+        _copy(staged, target, progress).close()
+    finally:
+        _remove_with_journals(staged)
 
 
 def backup_name(now: float) -> str:

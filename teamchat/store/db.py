@@ -27,14 +27,16 @@ through `Conn.memo` (read snapshots only: a write transaction always reads the t
 from __future__ import annotations
 
 import asyncio
+import os
 import sqlite3
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable
 from concurrent.futures import ThreadPoolExecutor
-from contextlib import asynccontextmanager
+from contextlib import asynccontextmanager, suppress
 from pathlib import Path
 from typing import Any, TypeVar
 
+from teamchat.lib.disk_full import is_disk_full
 from teamchat.store.migrations import (
     APPLICATION_ID,
     NotOurDatabaseError,
@@ -132,9 +134,17 @@ class Tx(Conn):
 class _Batch:
     """The bodies sharing one transaction, and the future their callers wait on."""
 
-    def __init__(self) -> None:
+    def __init__(self, changes_before: int) -> None:
         self.bodies: list[Tx] = []
         self.committed: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        self.changes_before = changes_before  # the writer's total_changes at BEGIN
+
+
+def create_private(path: Path) -> None:
+    """Create the database file empty and readable by its owner only, unless it exists: it
+    holds every API key, and SQLite gives its -wal and -shm files the same permissions."""
+    with suppress(FileExistsError):
+        os.close(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600))
 
 
 def connect(path: Path, *, read_only: bool) -> sqlite3.Connection:
@@ -172,6 +182,8 @@ class Database:
         self._looked_at = -1.0  # when `versions` last read the writer's data_version
         self._changed: set[str] = set()  # watched tables written in the open batch
         self._writer_data_version = 0
+        # When a write first failed for want of disk space (None: the last commit worked).
+        self.disk_full_since: float | None = None
 
     def version(self, table: str) -> int | None:
         """Grows whenever committed data of a watched `table` may have changed; None when
@@ -218,6 +230,7 @@ class Database:
     async def open(self) -> None:
         """Open connections, refuse a foreign database, apply pending migrations."""
         check_application_id(self.path)
+        create_private(self.path)
         writer = connect(self.path, read_only=False)
         try:
             migrate(writer)
@@ -269,7 +282,7 @@ class Database:
         async with self._write_lock:
             if self._batch is None:
                 await self._begin(writer)
-                self._batch = _Batch()
+                self._batch = _Batch(writer.total_changes)
                 committer = asyncio.get_running_loop().create_task(self._commit(self._batch))
                 self._committers.add(committer)
                 committer.add_done_callback(self._committers.discard)
@@ -280,7 +293,8 @@ class Database:
             tx = Tx(writer)
             try:
                 yield tx
-            except BaseException:
+            except BaseException as exc:
+                self._note_failure(exc)
                 if writer.in_transaction:
                     writer.execute(f"ROLLBACK TO {name}")
                     writer.execute(f"RELEASE {name}")
@@ -320,13 +334,16 @@ class Database:
             changed, self._changed = self._changed, set()
             try:
                 if not writer.in_transaction:
-                    raise sqlite3.OperationalError("the transaction was rolled back")
+                    # SQLite may roll a whole transaction back on SQLITE_FULL.
+                    full = "; database or disk is full" if self.disk_full_since else ""
+                    raise sqlite3.OperationalError(f"the transaction was rolled back{full}")
                 self._committing = True
                 try:
                     await self._in_thread(lambda: writer.execute("COMMIT"))
                 finally:
                     self._committing = False
             except BaseException as exc:
+                self._note_failure(exc)
                 if writer.in_transaction:
                     writer.execute("ROLLBACK")
                 self._bump(changed)  # the COMMIT may have happened before the failure
@@ -334,9 +351,23 @@ class Database:
                 batch.committed.exception()  # retrieved: callers may all have gone
                 return
             self._bump(changed)
+            if writer.total_changes != batch.changes_before:
+                self.disk_full_since = None  # rows were written: there is space again
             for tx in batch.bodies:
                 tx.run_after_commit()  # committed: publish even if a request went away
             batch.committed.set_result(None)
+
+    async def probe_space(self) -> None:
+        """Write without changing anything (setting user_version to itself still writes the
+        file header's change counter, through the WAL); on success, space is back."""
+        async with self.write() as tx:
+            row = await tx.fetchone("PRAGMA user_version")
+            await tx.execute(f"PRAGMA user_version = {int(row[0]) if row else 0}")
+        self.disk_full_since = None
+
+    def _note_failure(self, exc: BaseException) -> None:
+        if is_disk_full(exc) and self.disk_full_since is None:
+            self.disk_full_since = time.time()
 
     def _bump(self, tables: set[str]) -> None:
         for table in tables:

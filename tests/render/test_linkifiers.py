@@ -149,3 +149,11 @@ def test_topic_links_raw_url_after_punctuation() -> None:
     assert topic_links("(https://example.com/x) done", []) == [
         {"text": "https://example.com/x", "url": "https://example.com/x"}
     ]
+
+
+def test_topic_links_bare_domains_link_as_https() -> None:
+    # Zulip links a bare domain in a topic with https:// (in messages, http://).
+    assert topic_links("see zulip.com/x, not setup.py", []) == [
+        {"text": "zulip.com/x", "url": "https://zulip.com/x"}
+    ]
+    assert topic_links("javascript:alert(1)", []) == []

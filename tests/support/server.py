@@ -61,8 +61,11 @@ class ServerProcess:
         directory: Path,
         env: dict[str, str] | None = None,
         command: list[str] | None = None,
+        program: list[str] | None = None,
     ) -> None:
         self.directory = directory
+        # What runs as `teamchat`: this interpreter's package, or an installed console script.
+        self.program = program or [sys.executable, "-m", "teamchat"]
         self.db = directory / "teamchat.db"
         # The arguments after `teamchat` (`--port` is added): by default, serve self.db.
         self.command = command or ["--db", str(self.db), "serve"]
@@ -81,7 +84,7 @@ class ServerProcess:
         self.port = port or free_port()
         self._log_file = self.log_path.open("a")
         self.process = subprocess.Popen(
-            [sys.executable, "-m", "teamchat", *self.command, "--port", str(self.port)],
+            [*self.program, *self.command, "--port", str(self.port)],
             stdout=self._log_file,
             stderr=subprocess.STDOUT,
             stdin=subprocess.DEVNULL,

@@ -191,8 +191,8 @@ def test_keyboard_shortcuts_reach_search_and_compose(
     expect(page.locator("#compose-content")).to_have_value("")  # the key was not typed
     expect(page.locator("#compose-topic")).to_have_value("keys")
     page.keyboard.press("Escape")
-    page.keyboard.press("x")
-    expect(page.locator("#compose-to")).to_be_focused()
+    page.keyboard.press("x")  # a new direct message: the people field
+    expect(page.locator("#compose-dm")).to_be_focused()
     page.keyboard.press("Escape")
     page.goto(f"{server.url}/#narrow/channel/{stream_id}-x")
     expect(page.locator("#narrow-title")).to_have_text(f"# {channel}")

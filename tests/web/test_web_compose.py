@@ -107,13 +107,14 @@ def test_autocomplete_mentions_channels_topics_emoji_and_enter_sends(
     expect(switch).to_be_checked()
     expect(box).to_have_attribute("placeholder", re.compile("Enter sends"))
 
-    # The recipient: found by name, a person makes it a direct message.
-    page.get_by_role("combobox", name="Find a channel or person to write to").type(bob)
+    # The recipient: Direct message, then the person found by name.
+    page.select_option("#compose-to", label="Direct message")
+    expect(page.locator("#compose-topic")).to_be_hidden()
+    page.get_by_role("combobox", name="Direct message recipients").type(bob)
     expect(options.get_by_role("option").first).to_contain_text(bob)
     page.keyboard.press("Enter")
-    expect(page.locator("#compose-to")).to_have_value(f"d:{other.user_id}")
-    expect(page.locator("#compose-topic")).to_be_hidden()
-    expect(box).to_be_focused()
+    expect(page.locator(".dm-pill", has_text=bob)).to_be_visible()
+    box.click()
     box.type("a direct one")
     box.press("Enter")
     wait_for(lambda: newest(other)["content"] == "<p>a direct one</p>")

@@ -88,7 +88,7 @@ def test_keys_select_reply_jump_to_unread_and_show_the_cheat_sheet(
     expect(selected).to_be_focused()
 
     # r replies to the selected message's conversation, whatever the compose box said before.
-    page.select_option("#compose-to", f"d:{bob.user_id}")  # type: ignore[attr-defined]
+    page.select_option("#compose-to", label="Direct message")
     selected.click()
     page.keyboard.press("r")
     expect(page.locator("#compose-content")).to_be_focused()

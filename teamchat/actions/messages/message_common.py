@@ -4,6 +4,7 @@ checks, and building message objects for a viewer.
 
 from __future__ import annotations
 
+import asyncio
 import re
 from collections.abc import Sequence
 
@@ -15,7 +16,7 @@ from teamchat.actions.org.realm_emoji import realm_emoji_map
 from teamchat.actions.people.user_access import inaccessible_user_ids
 from teamchat.errors import ZulipError
 from teamchat.lib import flags as fl
-from teamchat.lib import realm_settings, wire
+from teamchat.lib import realm_settings, user_settings, wire
 from teamchat.lib.api_types import JsonDict
 from teamchat.lib.message_wire import ClientView, MessageExtras, finalize, message_dict
 from teamchat.records import MessageRow, RealmRow, StreamRow, UserRow
@@ -24,6 +25,7 @@ from teamchat.render.markdown import (
     RenderContext,
     Rendered,
     StreamTarget,
+    has_math,
     render_markdown,
     topic_links,
 )
@@ -32,6 +34,7 @@ from teamchat.store import message_context as context_store
 from teamchat.store import message_flags as flag_store
 from teamchat.store import messages as message_store
 from teamchat.store import reactions as reaction_store
+from teamchat.store import realm as realm_store
 from teamchat.store import streams as stream_store
 from teamchat.store import submessages as submessage_store
 from teamchat.store import subscriptions as sub_store
@@ -41,6 +44,15 @@ from teamchat.store.db import Conn
 
 _MAYBE_USER_MENTION = re.compile(r"@_?\*\*")
 _MAYBE_GROUP_MENTION = re.compile(r"@_?\*[^*]")
+_MAYBE_FENCE = re.compile(r"^[ ]{0,3}(?:`{3,}|~{3,})", re.MULTILINE)
+_MAYBE_EMOTICON = re.compile(r"[:;(<][()|/DOoPp3:]")
+
+
+async def _default_code_block_language(conn: Conn, content: str) -> str:
+    if not _MAYBE_FENCE.search(content):
+        return ""
+    realm = await realm_store.get_realm(conn)
+    return realm_settings.load(realm.settings_json).default_code_block_language if realm else ""
 
 
 async def render_context(
@@ -77,12 +89,19 @@ async def render_context(
         linkifiers=await render_linkifiers(conn),
         alert_words=await context_store.alert_words(conn),
         realm_url=realm_url,
+        default_code_block_language=await _default_code_block_language(conn, content),
+        # zulip-compat: the sender's setting when the message is rendered decides.
+        translate_emoticons=bool(_MAYBE_EMOTICON.search(content))
+        and user_settings.load(sender.settings_json).translate_emoticons,
     )
 
 
 async def render(conn: Conn, sender: UserRow, content: str, realm_url: str) -> Rendered:
-    """Render `content` as `sender` wrote it."""
+    """Render `content` as `sender` wrote it. Math (KaTeX, milliseconds a formula) renders
+    in a worker thread so the event loop stays free; everything else renders inline."""
     ctx = await render_context(conn, sender, content, realm_url)
+    if has_math(content) or ctx.default_code_block_language.lower() == "math":
+        return await asyncio.to_thread(render_markdown, content, ctx)
     return render_markdown(content, ctx)
 
 

@@ -17,6 +17,7 @@ from teamchat.errors import ZulipError
 from teamchat.lib import flags as fl
 from teamchat.lib import search_highlight as highlight
 from teamchat.lib.api_types import JsonDict
+from teamchat.lib.integers import is_ascii_digits
 from teamchat.lib.message_wire import ClientView
 from teamchat.lib.messages import LARGER_THAN_MAX_MESSAGE_ID, MAX_MESSAGES_PER_FETCH
 from teamchat.lib.narrow import NarrowTerm
@@ -97,7 +98,7 @@ async def _dm_user_ids(conn: Conn, operand: object) -> list[int]:
 
 
 async def _stream_term(conn: Conn, operand: object, negated: bool) -> search.Term:
-    if isinstance(operand, str) and operand.isdigit():
+    if isinstance(operand, str) and is_ascii_digits(operand):
         operand = int(operand)
     stream = (
         await stream_store.get_stream_by_id(conn, operand)
@@ -150,7 +151,7 @@ async def _has_term(conn: Conn, user: UserRow, term: NarrowTerm) -> search.Term:
 
 async def _id_term(conn: Conn, user: UserRow, term: NarrowTerm) -> search.Term:
     operand = term.operand
-    if not (isinstance(operand, int) or (isinstance(operand, str) and operand.isdigit())):
+    if not (isinstance(operand, int) or (isinstance(operand, str) and is_ascii_digits(operand))):
         raise BadNarrowOperatorError(f"invalid message ID {operand}")
     return search.Term("id", int(operand), term.negated)
 
@@ -237,7 +238,7 @@ async def build_query(conn: Conn, user: UserRow, narrow: list[NarrowTerm]) -> se
 
 
 async def _history_access(conn: Conn, user: UserRow, operand: object) -> bool:
-    if isinstance(operand, str) and operand.isdigit():
+    if isinstance(operand, str) and is_ascii_digits(operand):
         operand = int(operand)
     stream = (
         await stream_store.get_stream_by_id(conn, operand)

@@ -1,13 +1,16 @@
-"""GET /health for monitors and containers: the database answers and its schema is the
-one this teamchat expects. No credentials; nothing about the organization is revealed."""
+"""GET /health for monitors and containers: the database answers, its schema is the one
+this teamchat expects, and (after a write failed on a full disk) it takes writes again.
+No credentials; nothing about the organization is revealed."""
 
 from __future__ import annotations
 
 import asyncio
 import sqlite3
+import time
 
 from teamchat.errors import ServerNotReadyError
 from teamchat.lib.api_types import JsonDict
+from teamchat.lib.disk_full import is_disk_full
 from teamchat.runtime import Runtime
 from teamchat.store import health as health_store
 
@@ -26,4 +29,18 @@ async def check_health(rt: Runtime) -> JsonDict:
         raise ServerNotReadyError(
             f"Database schema version {version}; expected {health_store.SCHEMA_VERSION}"
         )
+    if rt.db.disk_full_since is not None:
+        await _check_writable(rt)
     return {"database": "ok", "schema_version": version, "migrations_current": True}
+
+
+async def _check_writable(rt: Runtime) -> None:
+    """After a write failed for want of space: write once more, to see if space returned."""
+    try:
+        async with asyncio.timeout(CHECK_TIMEOUT_SECS):
+            await rt.db.probe_space()
+    except (sqlite3.Error, OSError, TimeoutError) as exc:
+        if not is_disk_full(exc) and not isinstance(exc, TimeoutError):
+            raise ServerNotReadyError("Database is not writable") from None
+        since = time.strftime("%Y-%m-%d %H:%M:%S UTC", time.gmtime(rt.db.disk_full_since))
+        raise ServerNotReadyError(f"The disk is full: writes fail since {since}") from None

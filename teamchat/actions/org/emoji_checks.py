@@ -6,6 +6,7 @@ from __future__ import annotations
 from teamchat.actions.org import realm_emoji
 from teamchat.errors import ZulipError
 from teamchat.lib import emoji
+from teamchat.lib.integers import is_ascii_digits
 from teamchat.store.db import Conn
 
 UNICODE, REALM, EXTRA = "unicode_emoji", "realm_emoji", "zulip_extra_emoji"
@@ -41,9 +42,9 @@ async def emoji_for_name(conn: Conn, name: str) -> tuple[str, str]:
 async def check_emoji(conn: Conn, name: str, code: str, reaction_type: str) -> None:
     """Zulip's check_emoji_request: the code exists in its namespace and matches the name."""
     if reaction_type == REALM:
-        custom = (
-            await realm_emoji.get_realm_emoji_by_id(conn, int(code)) if code.isdigit() else None
-        )
+        custom = None
+        if is_ascii_digits(code):
+            custom = await realm_emoji.get_realm_emoji_by_id(conn, int(code))
         if custom is None:
             raise ZulipError("Invalid custom emoji.")
         if custom.name != name:

@@ -7,6 +7,7 @@ from teamchat.actions.people.users import find_user_by_email
 from teamchat.errors import ZulipError
 from teamchat.events.types import RealmUserUpdateEvent
 from teamchat.lib import images, wire
+from teamchat.lib.integers import is_ascii_digits
 from teamchat.records import UserRow
 from teamchat.runtime import Runtime
 
@@ -57,7 +58,7 @@ async def _change_avatar(
 async def avatar_redirect_url(rt: Runtime, user_id_or_email: str) -> str:
     """Where /avatar/{user_id_or_email} sends the browser."""
     async with rt.db.read() as conn:
-        if user_id_or_email.isdigit():
+        if is_ascii_digits(user_id_or_email):
             target = await store.users.get_user_by_id(conn, int(user_id_or_email))
         else:
             target = await find_user_by_email(conn, user_id_or_email)

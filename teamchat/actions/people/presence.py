@@ -16,6 +16,7 @@ from teamchat.events.types_people import LegacyPresence, PresenceEvent
 from teamchat.lib import presence as lp
 from teamchat.lib import realm_settings, user_settings, wire
 from teamchat.lib.api_types import JsonDict
+from teamchat.lib.integers import is_ascii_digits
 from teamchat.records import PresenceRow, RealmRow, UserRow
 from teamchat.runtime import Runtime
 from teamchat.store import presence as presence_store
@@ -219,7 +220,7 @@ async def get_user_presence(
 ) -> JsonDict:
     """GET /users/{user_id_or_email}/presence: one active human user's presence."""
     async with rt.db.read() as conn:
-        if target_ref.isdigit():
+        if is_ascii_digits(target_ref):
             target = await store.users.get_user_by_id(conn, int(target_ref))
         else:
             target = await find_user_by_email(conn, target_ref)

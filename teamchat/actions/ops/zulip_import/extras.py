@@ -15,6 +15,7 @@ from teamchat.actions.ops.zulip_import.plan import as_int, as_opt_int, as_str
 from teamchat.errors import ZulipError
 from teamchat.lib import zulip_export_format as fmt
 from teamchat.lib.zulip_export_reader import Record, TableData
+from teamchat.render.markdown import render_plain_markdown
 from teamchat.render.sanitize import sanitize_html
 from teamchat.store import zulip_import_extras as bulk
 from teamchat.store.db import Tx
@@ -30,7 +31,7 @@ async def import_extras(tx: Tx, data: TableData, counts: dict[str, int]) -> None
             as_int(f["id"]),
             as_str(f.get("name")),
             as_str(f.get("description")),
-            as_str(f.get("rendered_description")),
+            render_plain_markdown(as_str(f.get("description"))),  # never the export's HTML
             as_int(f.get("order")),
             as_int(f.get("date_created")),
             as_opt_int(f.get("creator")),
@@ -206,11 +207,16 @@ async def render_what_zulip_did_not(tx: Tx, message_ids: list[int]) -> None:
         assert sender is not None
         rendered = await render(tx, sender, message.content, "")
         await store.messages.set_rendered_content(tx, message.id, rendered.html)
+    owners = [u for u in await store.users.list_users(tx) if u.is_owner and not u.is_bot]
+    if not owners:
+        return
     if realm.description:
-        owners = [u for u in await store.users.list_users(tx) if u.is_owner and not u.is_bot]
-        if owners:
-            html = (await render(tx, owners[0], realm.description, "")).html
-            await store.realm.update_name_description(
-                tx, realm.id, name=realm.name, description=realm.description,
-                rendered_description=html,
-            )  # fmt: skip
+        html = (await render(tx, owners[0], realm.description, "")).html
+        await store.realm.update_name_description(
+            tx, realm.id, name=realm.name, description=realm.description,
+            rendered_description=html,
+        )  # fmt: skip
+    for channel in await store.streams.list_streams(tx):
+        if channel.description:  # as a channel's creator would get it rendered
+            html = (await render(tx, owners[0], channel.description, "")).html
+            await store.streams.update_stream(tx, channel.id, rendered_description=html)

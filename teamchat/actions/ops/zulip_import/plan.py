@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import html
 import json
+import math
 import re
 from collections.abc import Mapping
 
@@ -22,7 +23,9 @@ from teamchat.lib.channels import CHANNEL_GROUP_SETTING_DEFAULTS, default_group_
 from teamchat.lib.group_permissions import USER_GROUP_PERMISSIONS
 from teamchat.lib.passwords import random_api_key
 from teamchat.lib.realm_settings import GroupSettingValue
-from teamchat.lib.zulip_export_reader import Record, TableData
+from teamchat.lib.zulip_export_reader import ExportFormatError, Record, TableData
+from teamchat.render.markdown import render_plain_markdown
+from teamchat.render.sanitize import sanitize_html
 from teamchat.store.messages import dm_key
 
 _COLOR = re.compile(r"#[0-9a-f]{6}")
@@ -36,11 +39,20 @@ _REALM_CHANNEL_FIELDS = {
 }
 
 
+# SQLite integers are signed 64-bit: an id or a date beyond them names nothing.
+MAX_INT = 2**63 - 1
+
+
 def as_int(value: object, default: int = 0) -> int:
     if isinstance(value, bool):
         return int(value)
+    if isinstance(value, float) and not math.isfinite(value):
+        raise ExportFormatError(f"the number {value} in the export is not finite")
     if isinstance(value, int | float):
-        return int(value)
+        number = int(value)
+        if not -MAX_INT <= number <= MAX_INT:
+            raise ExportFormatError(f"the number {number} in the export is out of range")
+        return number
     return default
 
 
@@ -186,7 +198,9 @@ def stream_row(
         as_int(r["id"]),
         as_str(r.get("name")),
         as_str(r.get("description")),
-        as_str(r.get("rendered_description")),
+        # Never the export's HTML: rendered here, and again with mentions once people and
+        # channels are in (extras.render_what_zulip_did_not).
+        render_plain_markdown(as_str(r.get("description"))),
         int(invite_only),
         int(bool(r.get("is_web_public")) and not invite_only),
         int(bool(r.get("history_public_to_subscribers", True)) or not invite_only),
@@ -290,6 +304,9 @@ def edit_history_json(raw: object) -> tuple[str | None, int | None]:
     if not isinstance(raw, list) or not raw:
         return None, None
     entries = [e for e in reversed(raw) if isinstance(e, dict) and "timestamp" in e]
+    for entry in entries:  # the export's HTML is shown again: through our allow-list
+        if "prev_rendered_content" in entry:
+            entry["prev_rendered_content"] = sanitize_html(str(entry["prev_rendered_content"]))
     moves = [as_int(e["timestamp"]) for e in entries if "prev_topic" in e or "prev_stream" in e]
     for entry in entries:
         entry["timestamp"] = as_int(entry["timestamp"])

@@ -28,10 +28,12 @@ from teamchat.actions.org.system_bots import (
 )
 from teamchat.errors import ZulipError
 from teamchat.lib import flags
+from teamchat.lib import profile_fields as pf
 from teamchat.lib import system_groups as sg
 from teamchat.lib import zulip_export_format as fmt
 from teamchat.lib.passwords import random_api_key
 from teamchat.lib.zulip_export_reader import ExportFormatError, ExportReader, TableData
+from teamchat.render.markdown import render_plain_markdown
 from teamchat.render.sanitize import sanitize_html
 from teamchat.runtime import Runtime
 from teamchat.store import zulip_import as bulk
@@ -73,9 +75,13 @@ async def import_realm(rt: Runtime, path: Path, progress: Progress) -> ImportSum
         raise ZulipError(str(exc)) from None
     except sqlite3.IntegrityError as exc:  # a row pointing nowhere, a duplicate email...
         raise ZulipError(f"The export is inconsistent ({exc}); nothing was imported.") from None
-    except (KeyError, TypeError, ValueError, AttributeError, IndexError) as exc:
-        # A row without a field the format requires, or of the wrong shape.
+    except (KeyError, TypeError, ValueError, AttributeError, IndexError, OverflowError) as exc:
+        # A row without a field the format requires, or of the wrong shape or size.
         raise ZulipError(f"The export is malformed ({exc!r}); nothing was imported.") from None
+    except RecursionError:
+        raise ZulipError(
+            "The export is malformed (nested too deeply); nothing was imported."
+        ) from None
     finally:
         reader.__exit__(None, None, None)
 
@@ -230,12 +236,16 @@ async def _import_realm_config(tx: Tx, data: TableData, summary: ImportSummary) 
         )
         for r in data.get("zerver_customprofilefield", [])
     ]
+    rendered_fields = {field[0] for field in fields if field[3] in pf.RENDERED_TYPES}
     values = [
         (
             as_int(r["user_profile"]),
             as_int(r["field"]),
             as_str(r.get("value")),
-            r.get("rendered_value") if isinstance(r.get("rendered_value"), str) else None,
+            # Never the export's HTML: rendered from the value, as a profile edit would be.
+            render_plain_markdown(as_str(r.get("value")))
+            if as_int(r["field"]) in rendered_fields
+            else None,
         )
         for r in data.get("zerver_customprofilefieldvalue", [])
     ]

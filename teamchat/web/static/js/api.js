@@ -50,7 +50,9 @@ export async function call(method, path, params = {}, options = {}) {
   try {
     body = await response.json();
   } catch {
-    throw new NetworkError(`unexpected answer (HTTP ${response.status})`);
+    const error = new NetworkError(`unexpected answer (HTTP ${response.status})`);
+    error.status = response.status; // the server answered, if not with the API's JSON
+    throw error;
   }
   if (!response.ok || body.result !== "success") throw new ApiError(response.status, body);
   return body;

@@ -30,12 +30,16 @@ const FETCH_EVENT_TYPES = [
   "realm_user_groups",
   "realm_emoji",
   "realm_linkifiers",
+  // Invitations' default channels and the channel browser (views/channel_browser.js).
+  "default_streams",
 ];
 
 export async function register() {
   return post("/register", {
     fetch_event_types: FETCH_EVENT_TYPES,
     apply_markdown: true,
+    // Subscriber lists: channel settings, counts, and the compose box's mention warning.
+    include_subscribers: true,
     client_gravatar: false,
     slim_presence: true,
     client_capabilities: CLIENT_CAPABILITIES,

@@ -7,6 +7,9 @@ import { hashToNarrow, narrowToHash } from "./narrow.js";
 import { Presence, startHeartbeat } from "./presence.js";
 import { State } from "./state.js";
 import { announceMessage, keepFocusAcross } from "./views/a11y.js";
+import { ChannelBrowser } from "./views/channel_browser.js";
+import { renderChannelBar } from "./views/channel_bar.js";
+import { ComposeBanner, composeStreamId } from "./views/compose_banner.js";
 import { Compose } from "./views/compose.js";
 import { ComposeTools } from "./views/compose_tools.js";
 import { Keyboard } from "./views/keyboard.js";
@@ -24,6 +27,8 @@ import { RecentView } from "./views/recent_view.js";
 
 const $ = (id) => document.getElementById(id);
 const THEME_KEY = "teamchat.theme";
+// Events that change what the channel browser, the channel bar or the mention warning show.
+const CHANNEL_EVENTS = new Set(["subscription", "stream", "default_streams", "realm_user", "realm", "user_group"]);
 const SYSTEM_DARK = matchMedia("(prefers-color-scheme: dark)");
 
 // A sent message ends its sender's typing there: the typing event's shape for that message.
@@ -53,16 +58,34 @@ class App {
     this.compose = null;
     this.composeTools = new ComposeTools();
     this.org = new OrgArea();
+    this.channelBrowser = new ChannelBrowser(() => this.state);
   }
 
   async start() {
     this.load(await register());
     $("me").textContent = this.state.userName(this.state.myId);
     this.typingSender = new TypingSender();
+    this.composeBanner = new ComposeBanner(() => this.state);
+    this.channelBar = document.createElement("div");
+    this.channelBar.id = "channel-bar";
+    this.channelBar.className = "channel-bar";
+    this.channelBar.hidden = true;
+    $("messages").before(this.channelBar);
+    // The left pane's and the channel bar's "Browse channels".
+    document.body.addEventListener("click", (event) => {
+      const settings = event.target.closest("[data-action=channel-settings]");
+      if (settings) this.channelBrowser.open(Number(settings.dataset.streamId));
+      if (!event.target.closest("[data-action=browse-channels]")) return;
+      this.toggleMenu(false);
+      this.channelBrowser.open();
+    });
     this.compose = new Compose($("compose"), this.state, {
       onEchoes: (echoes) => this.list?.setEchoes(echoes),
       onTyping: (target) => (target ? this.typingSender.typed(target) : this.typingSender.stop()),
-      onDrawn: (compose) => this.composeTools.attach(compose),
+      onDrawn: (compose) => {
+        this.composeTools.attach(compose);
+        this.composeBanner.attach(compose);
+      },
       onKey: (event) => this.composeTools.keydown(event),
     });
     startHeartbeat(
@@ -170,7 +193,6 @@ class App {
     $("search-input").value = this.narrow.kind === "search" ? this.narrow.text : "";
     const title = this.title(this.narrow);
     $("narrow-title").textContent = title;
-    document.title = `${title} · ${this.state.realmName}`;
     this.list?.destroy();
     const View = this.narrow.kind === "recent" ? RecentView : MessageList;
     this.list = new View($("messages"), this.state, this.narrow, {
@@ -180,6 +202,7 @@ class App {
     this.compose.setNarrow(this.narrow);
     this.list.setEchoes(this.compose.echoes);
     this.drawLeft();
+    renderChannelBar(this.channelBar, this.state, this.narrow);
     if (this.narrow.kind === "channel") this.loadTopics(this.narrow.streamId);
     try {
       await this.list.load();
@@ -201,6 +224,14 @@ class App {
 
   drawLeft() {
     renderLeft($("left"), this.state, this.narrow);
+    this.showTitle();
+  }
+
+  // The tab's title: the unread count first (as Zulip's web app), the narrow, the organization.
+  showTitle() {
+    const unread = this.state.unread.count();
+    const text = `${unread ? `(${unread}) ` : ""}${this.title(this.narrow)} - ${this.state.realmName}`;
+    if (document.title !== text) document.title = text;
   }
 
   drawPeople() {
@@ -242,9 +273,11 @@ class App {
       }
     }
     this.org.apply(events);
+    if (events.some((event) => CHANNEL_EVENTS.has(event.type))) this.channelsChanged();
     if (events.some((event) => event.type === "stream" || event.type === "realm")) {
       this.state.realmName = this.org.model.realm.name;
       $("narrow-title").textContent = this.title(this.narrow);
+      this.showTitle();
       this.compose.refreshOptions(this.narrow);
     }
     if (left) this.drawLeft();
@@ -255,6 +288,17 @@ class App {
       refreshProfileCard(this.state, this.info);
     }
     this.drawTyping();
+  }
+
+  // Subscriptions, channels or people changed: the browser, the channel bar, and a compose
+  // box that had no channel to send to (this person just subscribed to the one on screen).
+  channelsChanged() {
+    this.channelBrowser.refresh();
+    renderChannelBar(this.channelBar, this.state, this.narrow);
+    $("narrow-title").textContent = this.title(this.narrow);
+    const subscribedHere = this.narrow.kind === "channel" && this.state.channels.has(this.narrow.streamId);
+    if (subscribedHere && composeStreamId(this.compose) === null) this.compose.setNarrow(this.narrow);
+    this.composeBanner.check();
   }
 
   // The event queue is gone: register again, then refetch what is on screen.

@@ -125,6 +125,7 @@ export class OrgModel {
     }
     this.streams = new Map();
     for (const stream of register.streams ?? []) this.streams.set(stream.stream_id, { ...stream });
+    this.defaultStreams = new Set(register.realm_default_streams ?? []);
     this.groups = (register.realm_user_groups ?? []).map((group) => ({ ...group }));
     this.permissionRules = register.server_supported_permission_settings?.stream ?? {};
     this.emoji = { ...(register.realm_emoji ?? {}) };
@@ -175,6 +176,9 @@ export class OrgModel {
         this.linkifiers = [...event.realm_linkifiers];
         return "linkifiers";
       case "invites_changed":
+        return "invites";
+      case "default_streams":
+        this.defaultStreams = new Set(event.default_streams);
         return "invites";
       case "user_group":
         if (event.op === "add") this.groups.push({ ...event.group });

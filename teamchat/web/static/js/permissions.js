@@ -54,6 +54,45 @@ export class Permissions {
     );
   }
 
+  // Channels, as the server decides (actions/channels/subscriptions.py, channel_access.py).
+  // `me` is this person's user object (role 100 owner ... 600 guest).
+  inChannelSetting(channel, ...settings) {
+    return settings.some((name) => inGroupSetting(channel?.[name], this.userId, this.groups));
+  }
+
+  // May read the channel and join it by themselves.
+  canSubscribe(me, channel, subscribed) {
+    if (subscribed || channel.is_web_public) return true;
+    if (!channel.invite_only && me.role !== 600) return true;
+    return this.inChannelSetting(channel, "can_add_subscribers_group", "can_subscribe_group");
+  }
+
+  canAddSubscribers(me, channel, subscribed) {
+    if (me.role <= 200) return true;
+    if (this.inChannelSetting(channel, "can_add_subscribers_group", "can_administer_channel_group")) {
+      return true;
+    }
+    if (!this.canSubscribe(me, channel, subscribed)) return false;
+    return this.realmAllows(me, "can_add_subscribers_group");
+  }
+
+  canRemoveSubscribers(me, channel) {
+    if (me.role <= 200) return true;
+    return this.inChannelSetting(channel, "can_remove_subscribers_group", "can_administer_channel_group");
+  }
+
+  // Guests have no permission whose setting may not be "everyone" (the server's rule; none
+  // of the channel settings asked here may be).
+  realmAllows(me, setting) {
+    if (me.role === 600) return false;
+    return inGroupSetting(this.realm[`realm_${setting}`], this.userId, this.groups);
+  }
+
+  canCreateChannel(me, invite_only) {
+    const setting = invite_only ? "can_create_private_channel_group" : "can_create_public_channel_group";
+    return this.realmAllows(me, setting);
+  }
+
   // A realm event: realm settings and user groups change live.
   apply(event) {
     if (event.type === "realm" && event.op === "update_dict") {

@@ -1,6 +1,7 @@
 // What the client knows from /register, kept current by events: people, subscribed channels,
 // recent DM conversations, topics seen, unread messages.
 
+import { ChannelDirectory } from "./channels.js";
 import { dmUserIds } from "./narrow.js";
 import { Unread } from "./unread.js";
 
@@ -11,12 +12,14 @@ export class State {
     this.realmHost = register.realm_bot_domain;
     this.queueId = register.queue_id;
     this.lastEventId = register.last_event_id;
+    this.maxMessageLength = register.max_message_length;
     this.users = new Map();
     for (const user of [...register.realm_users, ...(register.cross_realm_bots || [])]) {
       this.users.set(user.user_id, user);
     }
     this.channels = new Map();
     for (const sub of register.subscriptions) this.channels.set(sub.stream_id, sub);
+    this.directory = new ChannelDirectory(register); // every channel this person may see
     this.dms = new Map(); // "1,2" -> {userIds, maxId}
     for (const conversation of register.recent_private_conversations || []) {
       const ids = conversation.user_ids.length ? conversation.user_ids : [this.myId];
@@ -31,7 +34,7 @@ export class State {
   }
 
   streamName(id) {
-    return this.channels.get(id)?.name ?? `channel ${id}`;
+    return this.channels.get(id)?.name ?? this.directory.get(id)?.name ?? `channel ${id}`;
   }
 
   sortedChannels() {
@@ -68,6 +71,7 @@ export class State {
 
   // Apply one event; returns true when the left pane should be drawn again.
   apply(event) {
+    const directory = this.directory.apply(event);
     switch (event.type) {
       case "message": {
         const message = event.message;
@@ -94,9 +98,11 @@ export class State {
         }
         return true;
       case "subscription":
-        return this.applySubscription(event);
+        return this.applySubscription(event) || directory;
       case "stream":
-        return this.applyStream(event);
+        return this.applyStream(event) || directory;
+      case "default_streams":
+        return directory;
       case "realm_user":
         if (event.op === "add") this.users.set(event.person.user_id, event.person);
         else if (event.op === "remove") {

@@ -5,6 +5,7 @@
 import { post } from "../api.js";
 import { el } from "../dom.js";
 import { sameIds } from "../narrow.js";
+import { Recipient } from "./compose_recipient.js";
 
 let nextLocalId = 1;
 
@@ -83,54 +84,31 @@ export class Compose {
     });
   }
 
-  // Recipient choices: subscribed channels, then people (and the narrow's group, if any).
-  options(narrow) {
-    const channels = this.state.sortedChannels().map((sub) =>
-      el("option", { value: `s:${sub.stream_id}`, text: `# ${sub.name}` }),
-    );
-    const people = [...this.state.users.values()]
-      .filter((user) => !user.is_bot && user.is_active !== false)
-      .sort((a, b) => a.full_name.localeCompare(b.full_name))
-      .map((user) => el("option", { value: `d:${user.user_id}`, text: user.full_name }));
-    const groups = [];
-    if (narrow.kind === "dm" && narrow.userIds.length > 1) {
-      const names = narrow.userIds.map((id) => this.state.userName(id)).join(", ");
-      groups.push(el("option", { value: `d:${narrow.userIds.join(",")}`, text: names }));
-    }
-    return [
-      el("optgroup", { label: "Channels" }, channels),
-      el("optgroup", { label: "Direct message" }, [...groups, ...people]),
-    ];
-  }
-
   // Channels or people changed: new choices, the current one kept when it still exists.
-  refreshOptions(narrow) {
-    if (!this.select) return;
-    const chosen = this.select.value;
-    this.select.replaceChildren(...this.options(narrow));
-    this.select.value = chosen;
-    if (this.select.value !== chosen) this.showTopic();
+  refreshOptions() {
+    this.recipient?.refresh();
   }
 
   setNarrow(narrow) {
-    this.select = el("select", { id: "compose-to", name: "to" }, this.options(narrow));
-    this.topic = el("input", {
-      id: "compose-topic",
-      name: "topic",
-      placeholder: "Topic",
-      maxlength: 60,
-      "aria-label": "Topic",
-    });
+    this.recipient = new Recipient(this.state, () => this.retarget());
+    this.recipient.setNarrow(narrow);
+    this.select = this.recipient.select; // compose_tools reads where the message goes here
+    this.topic = this.recipient.topic;
     this.textarea = el("textarea", {
       id: "compose-content",
       name: "content",
       rows: 2,
       placeholder: "Message (Enter sends, Shift+Enter for a new line)",
       "aria-label": "Message",
+      "aria-describedby": "compose-count",
     });
+    this.counter = el("span", { id: "compose-count", class: "compose-count", "aria-live": "polite" });
+    this.status = el("p", { id: "compose-status", class: "compose-status", role: "alert" });
+    this.sendButton = el("button", { type: "submit", class: "send", text: "Send" });
     this.textarea.addEventListener("input", () => {
-      this.actions.onTyping(this.textarea.value.trim() && this.select.value ? this.target() : null);
+      this.actions.onTyping(this.textarea.value.trim() && this.recipient.ready() ? this.target() : null);
       this.drafts.save(this.draftAt, this.textarea.value);
+      this.showLength();
     });
     this.textarea.addEventListener("keydown", (event) => {
       if (this.actions.onKey?.(event)) return; // autocomplete, Ctrl+Enter, Enter-sends off
@@ -139,31 +117,20 @@ export class Compose {
         this.send();
       }
     });
-    this.select.addEventListener("change", () => {
-      this.showTopic();
-      this.retarget();
-    });
-    this.topic.addEventListener("input", () => this.retarget());
-    if (narrow.kind === "channel") {
-      this.select.value = `s:${narrow.streamId}`;
-      this.topic.value = narrow.topic ?? "";
-    } else if (narrow.kind === "dm") {
-      this.select.value = `d:${narrow.userIds.join(",")}`;
-    }
     this.form.replaceChildren(
-      el("div", { class: "compose-recipient" }, [
-        el("label", { for: "compose-to", class: "visually-hidden", text: "To" }),
-        this.select,
-        this.topic,
-      ]),
-      el("div", { class: "compose-row" }, [
-        this.textarea,
-        el("button", { type: "submit", class: "send", text: "Send" }),
-      ]),
+      this.recipient.node,
+      el("div", { class: "compose-row" }, [this.textarea, this.sendButton]),
+      el("div", { class: "compose-notes" }, [this.status, this.counter]),
     );
-    this.showTopic();
     this.loadDraft();
+    this.showLength();
     this.actions.onDrawn?.(this);
+  }
+
+  // A new direct message (Zulip's `x`): the people field, empty, focused.
+  startDirect() {
+    this.recipient.startDirect([]);
+    this.recipient.dmInput.focus();
   }
 
   // Drafts are kept per conversation (channel + topic, or the DM's people) in this browser.
@@ -173,7 +140,6 @@ export class Compose {
   }
 
   loadDraft() {
-    if (!this.select.value) return;
     this.draftAt = this.draftKey();
     this.textarea.value = this.drafts.load(this.draftAt);
   }
@@ -187,25 +153,73 @@ export class Compose {
     this.draftAt = key;
   }
 
-  showTopic() {
-    this.topic.hidden = !this.select.value.startsWith("s:");
+  target() {
+    return this.recipient.target();
   }
 
-  target() {
-    const [kind, ids] = this.select.value.split(":");
-    if (kind === "s") return { type: "stream", streamId: Number(ids), topic: this.topic.value.trim() };
-    return { type: "private", userIds: ids.split(",").map(Number).sort((a, b) => a - b) };
+  // Zulip's limit on a message's length (max_message_length): a counter as it nears, and a
+  // refusal past it, with nothing sent and nothing cleared.
+  length() {
+    const text = this.textarea.value.trimEnd().replace(/^\n+/, ""); // what the server counts
+    return text.length > this.maxLength() * 0.9 ? [...text].length : text.length;
+  }
+
+  maxLength() {
+    return this.state.maxMessageLength || 10000;
+  }
+
+  showLength() {
+    const used = this.length();
+    const max = this.maxLength();
+    const over = used > max;
+    this.counter.hidden = used < max * 0.9;
+    this.counter.textContent = `${used.toLocaleString()}/${max.toLocaleString()}`;
+    this.counter.classList.toggle("over", over);
+    this.textarea.toggleAttribute("aria-invalid", over);
+    this.sendButton.setAttribute("aria-disabled", String(over));
+    if (!over && this.status.dataset.kind === "length") this.say("");
+  }
+
+  say(text, kind = "") {
+    this.status.textContent = text;
+    this.status.dataset.kind = kind;
   }
 
   send() {
     const content = this.textarea.value;
-    if (!content.trim() || !this.select.value) return;
+    if (!content.trim()) return;
+    if (!this.recipient.ready()) {
+      this.say("Please specify at least one valid recipient.");
+      this.recipient.dmInput.focus();
+      return;
+    }
+    if (this.length() > this.maxLength()) {
+      // zulip-compat: the web app's words for a message over the limit.
+      this.say(`Message length shouldn't be greater than ${this.maxLength()} characters.`, "length");
+      this.textarea.focus();
+      return;
+    }
+    this.say("");
     const echo = new Echo(this, this.target(), content);
+    echo.draftAt = this.draftAt;
     this.echoes.push(echo);
     this.drafts.save(this.draftAt, "");
     this.textarea.value = "";
+    this.showLength();
     this.actions.onTyping(null);
     this.deliver(echo);
+  }
+
+  // The server refused the message: its text goes back into the compose box when the box is
+  // still empty at that conversation (else it stays as a failed echo with Retry).
+  restore(echo, error) {
+    if (this.textarea.value || this.draftAt !== echo.draftAt) return false;
+    this.textarea.value = echo.content;
+    this.drafts.save(this.draftAt, echo.content);
+    this.showLength();
+    this.say(`Not sent: ${error.message}`);
+    this.drop(echo);
+    return true;
   }
 
   async deliver(echo) {
@@ -225,6 +239,8 @@ export class Compose {
       echo.messageId = body.id;
       if (this.delivered?.has(body.id)) this.drop(echo);
     } catch (error) {
+      // An answer from the server (not a lost network): the text comes back to be fixed.
+      if (error.status && this.restore(echo, error)) return;
       echo.error = error.message;
       this.actions.onEchoes(this.echoes);
     }

@@ -11,7 +11,6 @@ import {
   findToken,
   inGroupSetting,
   mentionItems,
-  recipientItems,
   topicChoices,
   topicItems,
   WILDCARD_MENTION_THRESHOLD,
@@ -67,18 +66,6 @@ export class ComposeTools {
     this.topicAhead = new Typeahead(compose.topic, form, (text) => this.suggestTopic(text));
     compose.topic.addEventListener("keydown", (event) => this.topicAhead.keydown(event));
     compose.topic.addEventListener("focus", () => this.topicAhead.update());
-    const find = el("input", {
-      id: "compose-find",
-      class: "compose-find",
-      placeholder: "Channel or person…",
-      "aria-label": "Find a channel or person to write to",
-    });
-    compose.select.before(find);
-    const findAhead = new Typeahead(find, form, (text) => this.suggestRecipient(text, find));
-    find.addEventListener("keydown", (event) => {
-      // Enter here picks a recipient; it never sends the message.
-      if (!findAhead.keydown(event) && event.key === "Enter") event.preventDefault();
-    });
 
     if (this.wiredForm !== form) this.wire(form);
     const picker = el("input", { type: "file", multiple: true, class: "visually-hidden", tabindex: -1, id: "compose-file", "aria-label": "Files to attach" });
@@ -275,27 +262,6 @@ export class ComposeTools {
     const pick = (item) => {
       field.value = item.insert;
       field.dispatchEvent(new Event("input"));
-    };
-    return { items, pick };
-  }
-
-  suggestRecipient(text, find) {
-    if (!text.trim()) return null;
-    const select = this.compose.select;
-    const [kind, ids] = select.value.split(":");
-    const dmIds = kind === "d" ? ids.split(",").map(Number).filter((id) => id !== this.state.myId) : [];
-    const users = [...this.state.users.values()].filter((user) => user.user_id !== this.state.myId);
-    const items = recipientItems(text, this.state.sortedChannels(), users, dmIds);
-    const pick = (item) => {
-      if (![...select.options].some((option) => option.value === item.value)) {
-        const names = item.value.slice(2).split(",").map((id) => this.state.userName(Number(id)));
-        const dms = select.querySelector("optgroup:last-of-type") || select;
-        dms.prepend(el("option", { value: item.value, text: names.join(", ") }));
-      }
-      select.value = item.value;
-      select.dispatchEvent(new Event("change"));
-      find.value = "";
-      (item.value.startsWith("s:") ? this.compose.topic : this.compose.textarea).focus();
     };
     return { items, pick };
   }

@@ -17,11 +17,17 @@ export function restoreFocus(container, key) {
   const scope = key.inArticle === null ? container : container.querySelector(`[data-id="${key.inArticle}"]`);
   // A link is the same link wherever it points (its text may hold a changed unread count).
   const href = key.attrs[0];
-  const same = [...(scope?.querySelectorAll(key.tag) ?? [])].find((node) =>
+  const nodes = [...(scope?.querySelectorAll(key.tag) ?? [])];
+  const label = (node) => node.getAttribute("aria-label") === key.attrs[1];
+  const same =
     href !== null
-      ? node.getAttribute("href") === href
-      : ["href", "aria-label", "class"].every((name, i) => node.getAttribute(name) === key.attrs[i]) &&
-        node.textContent === key.text,
-  );
+      ? // Two links to one file (a name and its picture): the one with the same label first.
+        (nodes.find((node) => node.getAttribute("href") === href && label(node)) ??
+        nodes.find((node) => node.getAttribute("href") === href))
+      : nodes.find(
+          (node) =>
+            ["href", "aria-label", "class"].every((name, i) => node.getAttribute(name) === key.attrs[i]) &&
+            node.textContent === key.text,
+        );
   same?.focus({ preventScroll: true });
 }

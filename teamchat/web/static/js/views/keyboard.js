@@ -16,10 +16,14 @@ export class Keyboard {
     this.messages = $("messages");
     this.help = null;
     document.addEventListener("keydown", (event) => this.onKey(event));
-    this.messages.addEventListener("click", (event) => {
-      const article = event.target.closest("article.message[data-id]");
-      if (article) this.select(Number(article.dataset.id), false);
-    });
+    // A click or tap picks a message; so does a long press on a touch screen (its actions
+    // then show, see app.css), which leaves the browser's own menu as it is.
+    for (const type of ["click", "contextmenu"]) {
+      this.messages.addEventListener(type, (event) => {
+        const article = event.target.closest("article.message[data-id]");
+        if (article) this.select(Number(article.dataset.id), false);
+      });
+    }
     window.addEventListener("hashchange", () => this.select(null));
     // The phone menu, opened: the focus goes into it.
     $("menu-toggle").addEventListener("click", () => {
@@ -66,7 +70,7 @@ export class Keyboard {
       case "compose":
         return this.composeNewTopic();
       case "compose-dm":
-        return $("compose-to").focus();
+        return app.compose.startDirect();
       case "reply":
         return this.reply();
       case "select-previous":

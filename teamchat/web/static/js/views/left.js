@@ -2,6 +2,7 @@
 // channel expanded to its topics, most recent first), direct message conversations.
 
 import { badge, el } from "../dom.js";
+import { channelsFooter, channelsHeading } from "./channel_bar.js";
 import { channelHash, dmHash, narrowToHash, sameNarrow } from "../narrow.js";
 import { focusKey, restoreFocus } from "./keep_focus.js";
 import { notice } from "./popup_menu.js";
@@ -71,8 +72,9 @@ export function renderLeft(container, state, narrow) {
       view("starred", "Starred messages", 0),
       view("mentioned", "Mentions", mentions),
     ]),
-    el("h2", { text: "Channels" }),
+    channelsHeading(),
     el("ul", { class: "channels" }, channelItems(state, narrow)),
+    el("div", { class: "left-channels-more" }, [channelsFooter(state)]),
     el("h2", { text: "Direct messages" }),
     el("ul", { class: "dms" }, dmItems(state, narrow)),
   );

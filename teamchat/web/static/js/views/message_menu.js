@@ -4,6 +4,7 @@
 import { get, post } from "../api.js";
 import { el } from "../dom.js";
 import { apiNarrow, narrowToHash, sameNarrow } from "../narrow.js";
+import { applyMathStyles } from "../math_styles.js";
 import { conversationOf, messageUrl, quoteText } from "../message_links.js";
 import { avatar } from "./messages.js";
 import { notice, openMenu } from "./popup_menu.js";
@@ -136,6 +137,7 @@ function versionNode(version, index, state) {
   const content = el("div", { class: "content" });
   // The server's rendered HTML: the diff against the version before, or the version itself.
   content.innerHTML = version.content_html_diff ?? version.rendered_content;
+  applyMathStyles(content);
   const changes = [];
   if (version.prev_topic !== undefined) {
     changes.push(

@@ -6,14 +6,17 @@
 import { get, post } from "../api.js";
 import { el } from "../dom.js";
 import { layoutRows } from "../grouping.js";
+import { applyMathStyles } from "../math_styles.js";
 import { apiNarrow, channelHash, dmHash, dmUserIds, messageMatches } from "../narrow.js";
 import { actionsNode, editorNode } from "./message_actions.js";
+import { decorateContent } from "./message_content.js";
 import { reactionsNode } from "./reactions.js";
 import { focusKey, restoreFocus } from "./keep_focus.js";
 import { topicMenuButton } from "./topic_menu.js";
 
 const BATCH = 100;
 const READ_DELAY_MS = 400;
+const MENTION_FLAGS = ["mentioned", "stream_wildcard_mentioned", "topic_wildcard_mentioned"];
 
 const timeText = (ts) =>
   new Date(ts * 1000).toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" });
@@ -32,20 +35,6 @@ function initials(name) {
     .slice(0, 2)
     .map((word) => word[0].toUpperCase())
     .join("");
-}
-
-// The server writes Unicode emoji as <span class="emoji emoji-1f44b">:wave:</span> (Zulip's
-// web app draws them from a sprite sheet); show the character itself, as text.
-function showEmoji(content) {
-  for (const span of content.querySelectorAll("span.emoji")) {
-    const code = [...span.classList].find((name) => /^emoji-[0-9a-f]+(-[0-9a-f]+)*$/.test(name));
-    if (!code) continue;
-    try {
-      span.textContent = String.fromCodePoint(...code.slice(6).split("-").map((hex) => parseInt(hex, 16)));
-    } catch {
-      // not a code point: keep the :name:
-    }
-  }
 }
 
 export function avatar(userId, name) {
@@ -208,13 +197,16 @@ export class MessageList {
   render() {
     this.observer.disconnect();
     const nodes = [];
-    if (this.foundOldest) nodes.push(el("p", { class: "history-start", text: "No older messages." }));
-    else nodes.push(el("p", { class: "loading", text: "Scroll up for older messages" }));
+    const empty = !this.messages.length && !this.echoes.length;
+    const search = this.narrow.kind === "search";
+    if (empty && this.foundOldest && this.foundNewest) {
+      // As Zulip's web app: an empty search says so, not "No older messages".
+      nodes.push(el("p", { class: "empty", role: "status", text: search ? "No search results." : "No messages here yet." }));
+    } else if (this.foundOldest) {
+      if (!search) nodes.push(el("p", { class: "history-start", text: "No older messages." }));
+    } else nodes.push(el("p", { class: "loading", text: "Scroll up for older messages" }));
     for (const row of layoutRows(this.messages)) nodes.push(this.rowNode(row));
     if (!this.foundNewest) nodes.push(el("p", { class: "loading", text: "Scroll down for newer messages" }));
-    if (!this.messages.length && !this.echoes.length) {
-      nodes.push(el("p", { class: "empty", text: "No messages here yet." }));
-    }
     for (const echo of this.echoes) nodes.push(this.echoNode(echo));
     this.container.replaceChildren(...nodes);
     this.observeUnread();
@@ -287,11 +279,13 @@ export class MessageList {
     const content = el("div", { class: "content" });
     // The server's sanitized rendered HTML (with search matches highlighted in a search).
     content.innerHTML = message.match_content ?? message.content;
-    showEmoji(content);
+    decorateContent(content, this.state.myId);
+    applyMathStyles(content);
     node.append(content);
     if (message.last_edit_timestamp) node.append(el("span", { class: "edited", text: "(edited)" }));
     node.append(reactionsNode(message, this.state.myId, (error) => this.actions.onError(error)));
     if (flags.includes("starred")) node.classList.add("starred");
+    if (MENTION_FLAGS.some((flag) => flags.includes(flag))) node.classList.add("mentioned-me");
     return node;
   }
 

@@ -85,6 +85,13 @@ export class ChannelsSection {
             "aria-label": `Edit ${stream.name}`,
             onclick: () => this.edit(stream.stream_id),
           }),
+          // Opens the channel browser's settings page of this channel (views/channel_browser.js).
+          el("button", {
+            type: "button",
+            text: "Subscribers",
+            "aria-label": `Subscribers of ${stream.name}`,
+            dataset: { action: "channel-settings", streamId: stream.stream_id },
+          }),
           confirmButton(
             "Archive",
             `Confirm archiving ${stream.name}`,

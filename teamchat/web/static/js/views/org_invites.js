@@ -61,6 +61,13 @@ export class InvitesSection {
       { id: "org-invite-expiry" },
     );
     this.channelBoxes = el("fieldset", { class: "org-checks" });
+    // Zulip's invitation dialog: the organization's default channels, unless unticked.
+    this.defaultsBox = el("input", {
+      type: "checkbox",
+      id: "org-invite-defaults",
+      checked: true,
+      onchange: () => this.drawChannelBoxes(),
+    });
     this.drawChannelBoxes();
     const submit = el("button", { type: "submit", class: "primary", text: "Create invitation link" });
     const link = el("input", { id: "org-invite-link", readonly: true, "aria-label": "Invitation link" });
@@ -85,7 +92,10 @@ export class InvitesSection {
       const params = {
         invite_as: Number(role.value),
         invite_expires_in_minutes: expiry.value,
-        stream_ids: [...this.channelBoxes.querySelectorAll("input:checked")].map((box) => Number(box.value)),
+        stream_ids: [...this.channelBoxes.querySelectorAll("input[data-channel]:checked:not(:disabled)")].map((box) =>
+          Number(box.value),
+        ),
+        include_realm_default_subscriptions: this.defaultsBox.checked,
       };
       unsentList.replaceChildren();
       if (kind.value === "email") {
@@ -118,16 +128,38 @@ export class InvitesSection {
     ]);
   }
 
+  // One box per channel; the default channels start ticked. While "Default channels" is
+  // ticked they are fixed (the server adds them as they are at sign-up); untick it to choose.
   drawChannelBoxes() {
-    const checked = new Set([...this.channelBoxes.querySelectorAll("input:checked")].map((box) => box.value));
-    const boxes = this.model.sortedStreams().map((stream) => {
+    const boxes = [...this.channelBoxes.querySelectorAll("input[data-channel]")];
+    const checked = new Set(boxes.filter((box) => box.checked).map((box) => box.value));
+    const seen = new Set(boxes.map((box) => box.value));
+    const defaults = this.model.defaultStreams;
+    const fixed = this.defaultsBox.checked;
+    const channels = this.model.sortedStreams().map((stream) => {
       const value = String(stream.stream_id);
-      return el("label", { class: "org-check" }, [
-        el("input", { type: "checkbox", value, checked: checked.has(value) }),
+      const isDefault = defaults.has(stream.stream_id);
+      const ticked = (fixed && isDefault) || (seen.has(value) ? checked.has(value) : isDefault);
+      return el("label", { class: `org-check${isDefault ? " default" : ""}` }, [
+        el("input", {
+          type: "checkbox",
+          value,
+          checked: ticked,
+          disabled: fixed && isDefault,
+          dataset: { channel: value },
+        }),
         el("span", { text: stream.name }),
+        isDefault ? el("span", { class: "org-note", text: "default" }) : null,
       ]);
     });
-    this.channelBoxes.replaceChildren(el("legend", { text: "Subscribe them to" }), ...boxes);
+    this.channelBoxes.replaceChildren(
+      el("legend", { text: "Subscribe them to" }),
+      el("label", { class: "org-check org-defaults" }, [
+        this.defaultsBox,
+        el("span", { text: "Default channels for this organization" }),
+      ]),
+      ...channels,
+    );
   }
 
   async refresh() {

