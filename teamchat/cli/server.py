@@ -11,16 +11,12 @@ from typing import Any
 import uvicorn
 
 from teamchat.cli.connection_guard import Limits, guarded_protocol, usable_connection_cap
-from teamchat.config import Settings
+from teamchat.config import Settings, own_url
 
 
 def site_url(settings: Settings) -> str:
-    if settings.external_url:
-        return settings.external_url.rstrip("/")
-    host = "127.0.0.1" if settings.host in {"0.0.0.0", "::", ""} else settings.host
-    if ":" in host:
-        host = f"[{host}]"
-    return f"http://{host}:{settings.port}"
+    """The URL we serve (one definition, shared with the links in emails)."""
+    return own_url(settings)
 
 
 class TeamchatServer(uvicorn.Server):
