@@ -11,12 +11,14 @@ from typing import Any
 import uvicorn
 
 from teamchat.cli.connection_guard import Limits, guarded_protocol, usable_connection_cap
-from teamchat.config import Settings, own_url
+from teamchat.config import Settings, bind_url
 
 
 def site_url(settings: Settings) -> str:
-    """The URL we serve (one definition, shared with the links in emails)."""
-    return own_url(settings)
+    """The given external URL, else the bind address (`sandbox`; `serve` pins its URL)."""
+    if settings.external_url:
+        return settings.external_url.rstrip("/")
+    return bind_url(settings.host, settings.port)
 
 
 class TeamchatServer(uvicorn.Server):

@@ -112,11 +112,14 @@ async def check_message(
         assert realm is not None
         stream, topic, participants = None, "", []
         if request.recipient_type == "stream":
+            if request.topic is not None:
+                # zulip-compat: the topic's characters are judged before the channel exists.
+                normalize_topic(request.topic)
             stream = await _access_stream_for_send(conn, sender, request.to, request.internal)
             topic = _checked_topic(realm, stream, request.topic)
         else:
             participants = await _dm_participants(conn, realm, sender, request.to)
-        rendered = await render(conn, sender, content, request.realm_url)
+        rendered = await render(conn, sender, content, request.realm_url, previews=True)
         if stream is not None:
             await _check_wildcards(conn, realm, sender, stream, topic, rendered)
         await _check_group_mentions(conn, sender, rendered.mentioned_group_ids)

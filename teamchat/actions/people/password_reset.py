@@ -18,7 +18,6 @@ from dataclasses import dataclass
 from teamchat import store
 from teamchat.actions.org.mail import send_email
 from teamchat.actions.people.password_checks import client_limit_key, password_changed
-from teamchat.config import own_url
 from teamchat.lib.passwords import hash_password, password_problem_explained
 from teamchat.records import UserRow
 from teamchat.runtime import Runtime
@@ -64,7 +63,7 @@ async def _email_reset(rt: Runtime, address: str) -> None:
         user = await store.users.get_user_by_delivery_email(conn, address)
     if realm is None:
         return
-    site = own_url(rt.settings)
+    site = rt.external_url  # never a request's Host header
     subject = f"Reset your password for {realm.name}"
     if user is None or user.is_bot:
         body = (
