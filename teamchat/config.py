@@ -112,6 +112,9 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
     # "none", "starttls" or "ssl".
     smtp_security: str = "none"
     smtp_from: str = "noreply@teamchat.local"
+    # A folder where every email is also written (one .eml file each) and logged to the
+    # console; the sandbox (`serve --dev`) sets it and shows the emails at /emails/.
+    email_log_dir: Path | None = None
     reader_connections: int = 4
     # Automatic backups by `serve` into <db folder>/backups: every N hours (0: off), keep N.
     backup_every_hours: float = 0.0
@@ -172,6 +175,7 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
             "smtp_password": ("TEAMCHAT_SMTP_PASSWORD", str),
             "smtp_security": ("TEAMCHAT_SMTP_SECURITY", str),
             "smtp_from": ("TEAMCHAT_SMTP_FROM", str),
+            "email_log_dir": ("TEAMCHAT_EMAIL_LOG_DIR", Path),
             "backup_every_hours": ("TEAMCHAT_BACKUP_EVERY_HOURS", float),
             "backup_keep": ("TEAMCHAT_BACKUP_KEEP", int),
             "guest_access_limits_presence": (
