@@ -1,0 +1,14 @@
+"""Incoming webhooks: one module per integration, each turning its tool's payload into a
+Zulip message (topic and Markdown). Adding an integration is one module plus its entry here.
+
+Pure formatting only; `actions.integrations.incoming_webhooks` sends, `http.webhooks` serves.
+"""
+
+from __future__ import annotations
+
+from teamchat.actions.integrations.webhooks import github
+from teamchat.actions.integrations.webhooks.base import Integration
+
+INTEGRATIONS: dict[str, Integration] = {
+    integration.name: integration for integration in (github.INTEGRATION,)
+}
