@@ -81,7 +81,9 @@ class Hook:
         self.channel = unique_name("hooks")
         subscribe(owner, self.channel)
 
-    def post(self, body: bytes | str | JsonDict, headers: dict[str, str] | None = None, **params: Any) -> httpx.Response:
+    def post(
+        self, body: bytes | str | JsonDict, headers: dict[str, str] | None = None, **params: Any
+    ) -> httpx.Response:
         params.setdefault("api_key", self.bot["api_key"])
         return post_webhook(self.base_url, self.integration, body, headers, **params)
 

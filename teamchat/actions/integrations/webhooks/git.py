@@ -114,7 +114,7 @@ def remove_branch_message(user: str, branch: str) -> str:
 
 
 def names_text(names: Sequence[str]) -> str:
-    """"a", "a and b", "a, b and c"."""
+    """ "a", "a and b", "a, b and c"."""
     if len(names) == 1:
         return names[0]
     return ", ".join(names[:-1]) + " and " + names[-1]

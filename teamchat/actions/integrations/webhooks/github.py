@@ -8,8 +8,8 @@ from functools import partial
 
 from teamchat.actions.integrations.webhooks import git, github_items, github_misc
 from teamchat.actions.integrations.webhooks.base import Integration, Notice, WebhookRequest
-from teamchat.actions.integrations.webhooks.github_shapes import IssueEvent, PullRequestEvent
 from teamchat.actions.integrations.webhooks.github_shapes import Event as BaseEvent
+from teamchat.actions.integrations.webhooks.github_shapes import IssueEvent, PullRequestEvent
 
 Body = Callable[[WebhookRequest], str]
 
@@ -99,33 +99,46 @@ def _push_event(req: WebhookRequest, ref: str) -> str | None:
     return "push_tags"
 
 
+def _pull_request_event(req: WebhookRequest, action: str) -> str | None:
+    if action in IGNORED_PULL_REQUEST_ACTIONS:
+        return None
+    if action in _PULL_REQUEST_EVENTS:
+        return _PULL_REQUEST_EVENTS[action]
+    raise req.unsupported(f"pull_request:{action}")
+
+
+def _team_event(req: WebhookRequest, action: str) -> str | None:
+    if action == "edited":
+        return "team"
+    if action in IGNORED_TEAM_ACTIONS:
+        return None
+    raise req.unsupported(f"unsupported team action {action}")
+
+
+def _issues_event(action: str) -> str:
+    if action in ("labeled", "unlabeled"):
+        return "issue_labeled_or_unlabeled"
+    if action in ("milestoned", "demilestoned"):
+        return "issue_milestoned_or_demilestoned"
+    return "issues"
+
+
 def zulip_event(req: WebhookRequest, header: str, action: str) -> str | None:
     """Zulip's event name for this delivery; None for one it accepts without a message."""
     if header == "pull_request":
-        if action in IGNORED_PULL_REQUEST_ACTIONS:
-            return None
-        if action in _PULL_REQUEST_EVENTS:
-            return _PULL_REQUEST_EVENTS[action]
-    elif header == "push":
+        return _pull_request_event(req, action)
+    if header == "push":
         return _push_event(req, str(_field(req, "ref")))
-    elif header == "check_run":
+    if header == "check_run":
         completed = github_misc.check_run_event(req).check_run
         return header if completed is not None and completed.status == "completed" else None
-    elif header == "team":
-        if action == "edited":
-            return "team"
-        if action in IGNORED_TEAM_ACTIONS:
-            return None
-        raise req.unsupported(f"unsupported team action {action}")
-    elif header == "issues":
-        if action in ("labeled", "unlabeled"):
-            return "issue_labeled_or_unlabeled"
-        if action in ("milestoned", "demilestoned"):
-            return "issue_milestoned_or_demilestoned"
-        return "issues"
-    elif header in BODIES:
+    if header == "team":
+        return _team_event(req, action)
+    if header == "issues":
+        return _issues_event(action)
+    if header in BODIES:
         return header
-    elif header in IGNORED_EVENTS:
+    if header in IGNORED_EVENTS:
         return None
     raise req.unsupported(f"{header}:{action or '???'}")
 
@@ -134,20 +147,26 @@ def _field(req: WebhookRequest, name: str) -> object:
     return req.payload.get(name, "") if isinstance(req.payload, dict) else ""
 
 
-def topic(req: WebhookRequest, event: str) -> str:
-    """Zulip's topic for each kind of event: the item, the branch, or the repository."""
-    base = req.parse(BaseEvent)
-    repo = github_misc.repo_of(base).name
+def _item_topic(req: WebhookRequest, event: str, repo: str) -> str:
     if "pull_request" in event:
         pr = req.parse(PullRequestEvent).pull_request
         if pr is not None:
             return git.topic_for_item(repo, "PR", pr.number, pr.title)
-    elif event.startswith("issue"):
+    else:
         issue = req.parse(IssueEvent).issue
         if issue is not None:
             kind = "PR" if issue.pull_request is not None else "issue"
             return git.topic_for_item(repo, kind, issue.number, issue.title)
-    elif event.startswith("deployment"):
+    return repo
+
+
+def topic(req: WebhookRequest, event: str) -> str:
+    """Zulip's topic for each kind of event: the item, the branch, or the repository."""
+    base = req.parse(BaseEvent)
+    repo = github_misc.repo_of(base).name
+    if "pull_request" in event or event.startswith("issue"):
+        return _item_topic(req, event, repo)
+    if event.startswith("deployment"):
         return github_misc.deployment_topic(req)
     elif event == "membership":
         return f"{base.organization.login if base.organization else ''} organization"

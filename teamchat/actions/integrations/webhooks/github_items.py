@@ -85,8 +85,7 @@ def review_requested(req: WebhookRequest) -> str:
 def ready_for_review(req: WebhookRequest) -> str:
     event, pr = _pr(req)
     return (
-        f"**{event.sender.login}** has marked [PR #{pr.number}]({pr.html_url})"
-        " as ready for review."
+        f"**{event.sender.login}** has marked [PR #{pr.number}]({pr.html_url}) as ready for review."
     )
 
 
