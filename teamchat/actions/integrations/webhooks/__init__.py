@@ -6,9 +6,9 @@ Pure formatting only; `actions.integrations.incoming_webhooks` sends, `http.webh
 
 from __future__ import annotations
 
-from teamchat.actions.integrations.webhooks import github
+from teamchat.actions.integrations.webhooks import github, gitlab
 from teamchat.actions.integrations.webhooks.base import Integration
 
 INTEGRATIONS: dict[str, Integration] = {
-    integration.name: integration for integration in (github.INTEGRATION,)
+    integration.name: integration for integration in (github.INTEGRATION, gitlab.INTEGRATION)
 }
