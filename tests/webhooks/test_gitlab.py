@@ -7,7 +7,6 @@ from collections.abc import Iterator
 
 import pytest
 
-from tests.support.api import Api
 from tests.support.server import ServerProcess
 from tests.webhooks.support import Hook, fixture_names
 
