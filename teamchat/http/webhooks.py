@@ -11,6 +11,7 @@ from litestar import Request
 
 from teamchat.actions.integrations import incoming_webhooks as webhooks
 from teamchat.actions.integrations.webhooks.base import (
+    MALFORMED_BODY,
     InvalidJSONError,
     MissingHTTPEventHeaderError,
     WebhookRequest,
@@ -23,6 +24,7 @@ from teamchat.lib.json_input import decode_json
 from teamchat.records import UserRow
 from teamchat.runtime import Runtime
 
+_MALFORMED = MALFORMED_BODY
 _FORM_TYPES = ("application/x-www-form-urlencoded", "multipart/form-data")
 
 
@@ -42,8 +44,11 @@ async def api_webhook(
     params.mark_read(*params.values)  # api_key and the integration's own options
     payload = await _payload(request, params, hook.accepts_form)
     if payload is None:
-        await webhooks.notify_invalid_json(rt, user, hook, url)
-        raise InvalidJSONError()
+        if hook.accepts_form:  # Slack-style senders get Slack's error shape from the formatter
+            payload = _MALFORMED
+        else:
+            await webhooks.notify_invalid_json(rt, user, hook, url)
+            raise InvalidJSONError()
     req = WebhookRequest(
         webhook_name=hook.display_name,
         payload=payload,
@@ -57,7 +62,7 @@ async def api_webhook(
         header = str(error.data["header"])
         await webhooks.notify_missing_header(rt, user, hook, request.url.path, header, url)
         raise
-    return params.success()
+    return params.success(**hook.success_data)
 
 
 async def _payload(request: Request[Any, Any, Any], params: Params, form: bool) -> object | None:

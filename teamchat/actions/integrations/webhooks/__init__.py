@@ -6,9 +6,15 @@ Pure formatting only; `actions.integrations.incoming_webhooks` sends, `http.webh
 
 from __future__ import annotations
 
-from teamchat.actions.integrations.webhooks import github, gitlab
+from teamchat.actions.integrations.webhooks import github, gitlab, json_format, slack_incoming
 from teamchat.actions.integrations.webhooks.base import Integration
 
 INTEGRATIONS: dict[str, Integration] = {
-    integration.name: integration for integration in (github.INTEGRATION, gitlab.INTEGRATION)
+    integration.name: integration
+    for integration in (
+        github.INTEGRATION,
+        gitlab.INTEGRATION,
+        json_format.INTEGRATION,
+        slack_incoming.INTEGRATION,
+    )
 }

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import fnmatch
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TypeVar
 
 import msgspec
@@ -68,6 +68,10 @@ class InvalidJSONError(ZulipError):
         super().__init__("Malformed JSON")
 
 
+# The payload of a body that is not JSON, for formatters that answer it themselves.
+MALFORMED_BODY = "<malformed>"
+
+
 @dataclass(frozen=True)
 class WebhookRequest:
     """One delivery, as the formatter sees it."""
@@ -122,6 +126,8 @@ class Integration:
     events: tuple[str, ...] = ()
     # Slack-compatible senders post forms; everything else posts JSON.
     accepts_form: bool = False
+    # Extra fields of the success answer (Slack clients look for "ok": true).
+    success_data: Mapping[str, object] = field(default_factory=dict)
 
 
 def event_wanted(event: str | None, only: list[str] | None, exclude: list[str] | None) -> bool:
