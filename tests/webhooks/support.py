@@ -52,17 +52,23 @@ def post_webhook(
     )
 
 
-def newest(api: Api, narrow: list[JsonDict]) -> JsonDict | None:
+def latest(api: Api, narrow: list[JsonDict], count: int) -> list[JsonDict]:
+    """The last `count` messages of the narrow, oldest first (raw Markdown)."""
     body = api.ok(
         "GET",
         "/messages",
         anchor="newest",
-        num_before=1,
+        num_before=count,
         num_after=0,
         narrow=narrow,
         apply_markdown=False,
     )
     messages: list[JsonDict] = body["messages"]
+    return messages[-count:]
+
+
+def newest(api: Api, narrow: list[JsonDict]) -> JsonDict | None:
+    messages = latest(api, narrow, 1)
     return messages[-1] if messages else None
 
 
@@ -107,5 +113,9 @@ class Hook:
             assert after == before, after
             return
         assert after is not None and after != before
-        assert after["sender_id"] == self.bot["user_id"]
-        assert (after["subject"], after["content"]) == (expected["topic"], expected["content"])
+        wanted = expected if isinstance(expected, list) else [expected]
+        sent = latest(self.owner, in_channel(self.channel), len(wanted))
+        assert before is None or before["id"] < sent[0]["id"], "fewer messages than expected"
+        assert all(message["sender_id"] == self.bot["user_id"] for message in sent)
+        got = [{"topic": m["subject"], "content": m["content"]} for m in sent]
+        assert got == wanted

@@ -85,13 +85,14 @@ async def check_send_webhook_message(
     """Format the delivery and send it as `bot`: to the channel and topic the URL names,
     else to the bot's owner. An unknown channel is not an error: the owner is told."""
     try:
-        notice = integration.format(req)
+        result = integration.format(req)
     except UnsupportedWebhookEventTypeError as error:
         log.info("webhook %s: %s", integration.name, error.msg)
         raise
-    if notice is None or not event_wanted(notice.event, target.only_events, target.exclude_events):
-        return
-    await _send(rt, bot, integration, notice, target)
+    notices = [] if result is None else [result] if isinstance(result, Notice) else result
+    for notice in notices:
+        if event_wanted(notice.event, target.only_events, target.exclude_events):
+            await _send(rt, bot, integration, notice, target)
 
 
 async def _send(

@@ -6,12 +6,20 @@ Pure formatting only; `actions.integrations.incoming_webhooks` sends, `http.webh
 
 from __future__ import annotations
 
-from teamchat.actions.integrations.webhooks import github, gitlab, json_format, slack_incoming
+from teamchat.actions.integrations.webhooks import (
+    alerts,
+    github,
+    gitlab,
+    json_format,
+    slack_incoming,
+)
 from teamchat.actions.integrations.webhooks.base import Integration
 
 INTEGRATIONS: dict[str, Integration] = {
     integration.name: integration
     for integration in (
+        alerts.ALERTMANAGER,
+        alerts.GRAFANA,
         github.INTEGRATION,
         gitlab.INTEGRATION,
         json_format.INTEGRATION,

@@ -113,7 +113,8 @@ class Notice:
     event: str | None = None
 
 
-Formatter = Callable[[WebhookRequest], Notice | None]
+# One delivery is no message, one message, or several (one per alert, as Zulip sends them).
+Formatter = Callable[[WebhookRequest], Notice | list[Notice] | None]
 
 
 @dataclass(frozen=True)
