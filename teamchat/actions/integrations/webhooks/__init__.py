@@ -11,6 +11,7 @@ from teamchat.actions.integrations.webhooks import (
     github,
     gitlab,
     json_format,
+    sentry,
     slack_incoming,
 )
 from teamchat.actions.integrations.webhooks.base import Integration
@@ -23,6 +24,7 @@ INTEGRATIONS: dict[str, Integration] = {
         github.INTEGRATION,
         gitlab.INTEGRATION,
         json_format.INTEGRATION,
+        sentry.INTEGRATION,
         slack_incoming.INTEGRATION,
     )
 }
