@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from teamchat.actions.integrations.webhooks import (
     alerts,
+    gitea,
     github,
     gitlab,
     json_format,
@@ -21,6 +22,8 @@ INTEGRATIONS: dict[str, Integration] = {
     for integration in (
         alerts.ALERTMANAGER,
         alerts.GRAFANA,
+        gitea.GITEA,
+        gitea.GOGS,
         github.INTEGRATION,
         gitlab.INTEGRATION,
         json_format.INTEGRATION,
