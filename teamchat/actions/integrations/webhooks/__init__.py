@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from teamchat.actions.integrations.webhooks import (
     alerts,
+    circleci,
     gitea,
     github,
     gitlab,
@@ -22,6 +23,7 @@ INTEGRATIONS: dict[str, Integration] = {
     for integration in (
         alerts.ALERTMANAGER,
         alerts.GRAFANA,
+        circleci.INTEGRATION,
         gitea.GITEA,
         gitea.GOGS,
         github.INTEGRATION,
