@@ -82,6 +82,9 @@ class WebhookRequest:
     params: Mapping[str, str]  # the URL's own options (branches, ...)
     # Zulip adds the PR/issue title to the text when the URL pins the topic.
     user_specified_topic: bool = False
+    # (delivery email, full name) of the realm's active users, oldest first, for the
+    # integrations that name people (Jira); empty for the others.
+    people: tuple[tuple[str, str], ...] = ()
 
     def header(self, name: str) -> str:
         value = self.headers.get(name.lower())
@@ -129,6 +132,9 @@ class Integration:
     accepts_form: bool = False
     # Extra fields of the success answer (Slack clients look for "ok": true).
     success_data: Mapping[str, object] = field(default_factory=dict)
+    # Tools that double-escape the URL (Jira): stream and topic are URL-decoded once more.
+    unquote_url_parameters: bool = False
+    needs_people: bool = False
 
 
 def event_wanted(event: str | None, only: list[str] | None, exclude: list[str] | None) -> bool:
