@@ -124,8 +124,8 @@ async def _send(
         stream, topic = unquote(stream), unquote(topic) if topic is not None else None
     to: str | int = int(stream) if stream.isdecimal() else stream
     request = SendRequest(
-        recipient_type="stream", to=to, topic=notice.topic if topic is None else topic, content=body,
-        client=client, realm_url=target.realm_url,
+        recipient_type="stream", to=to, topic=notice.topic if topic is None else topic,
+        content=body, client=client, realm_url=target.realm_url,
     )  # fmt: skip
     try:
         await check_send_message(rt, bot, request)
