@@ -7,7 +7,12 @@ from datetime import UTC, datetime
 
 from msgspec import Struct, field
 
-from teamchat.actions.integrations.webhooks.base import Integration, Notice, WebhookRequest
+from teamchat.actions.integrations.webhooks.base import (
+    AnomalousWebhookPayloadError,
+    Integration,
+    Notice,
+    WebhookRequest,
+)
 
 # Alertmanager: the emoji before each alert, by its `severity` label (unknown: :alert:).
 SEVERITY_EMOJI = {
@@ -114,8 +119,8 @@ def _grafana_alert(req: WebhookRequest, alert: Alert) -> Notice:
         body += f"This alert was fired at {global_time(alert.startsAt)}."
         if alert.endsAt != NEVER:
             body += f"\n\nThis alert was resolved at {global_time(alert.endsAt)}."
-    except ValueError:
-        raise req.unsupported(alert.status) from None
+    except (ValueError, OverflowError):
+        raise AnomalousWebhookPayloadError(req.webhook_name) from None
     if alert.labels:
         body += f"\n\nLabels:\n{_listing(dict(alert.labels))}\n"
     if alert.values:

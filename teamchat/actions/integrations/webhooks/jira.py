@@ -66,7 +66,8 @@ def markup(req: WebhookRequest, text: str) -> str:
 
 def issue_id(payload: dict[str, object]) -> str:
     if "issue" not in payload:  # old Jira: only the comment's REST URL names the issue
-        return get(payload, "comment", "self").split("/")[-3]
+        parts = get(payload, "comment", "self").split("/")
+        return parts[-3] if len(parts) >= 3 else ""
     return get(payload, "issue", "key")
 
 
@@ -204,10 +205,10 @@ def format_jira(req: WebhookRequest) -> Notice | None:
     event = payload.get("webhookEvent")
     if event is None and payload.get("transition"):
         event = "jira:issue_updated"
-    if event in IGNORED_EVENTS:
-        return None
     if not isinstance(event, str):
         raise AnomalousWebhookPayloadError(req.webhook_name)
+    if event in IGNORED_EVENTS:
+        return None
     if event not in BODIES:
         raise req.unsupported(event)
     body = BODIES[event](req, payload)

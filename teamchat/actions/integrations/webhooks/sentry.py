@@ -147,7 +147,10 @@ def _from_plain_webhook(payload: dict[str, object]) -> dict[str, object] | None:
     stamp = event.get("timestamp", event.get("received"))
     if not isinstance(stamp, int | float):
         return None
-    moment = datetime.fromtimestamp(stamp, UTC).isoformat(timespec="microseconds")
+    try:
+        moment = datetime.fromtimestamp(stamp, UTC).isoformat(timespec="microseconds")
+    except (ValueError, OverflowError, OSError):
+        return None
     url = str(payload.get("url", ""))
     web_url = urljoin(url, f"events/{event['event_id']}/")
     return {**payload, "event": {**event, "web_url": web_url, "datetime": moment}}
