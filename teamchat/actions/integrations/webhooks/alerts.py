@@ -3,8 +3,6 @@ Zulip's words. Pure."""
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
-
 from msgspec import Struct, field
 
 from teamchat.actions.integrations.webhooks.base import (
@@ -12,6 +10,7 @@ from teamchat.actions.integrations.webhooks.base import (
     Integration,
     Notice,
     WebhookRequest,
+    global_time,
 )
 
 # Alertmanager: the emoji before each alert, by its `severity` label (unknown: :alert:).
@@ -93,14 +92,6 @@ def format_alertmanager(req: WebhookRequest) -> list[Notice]:
 ALERTMANAGER = Integration(
     name="alertmanager", display_name="Alertmanager", format=format_alertmanager
 )
-
-
-def global_time(value: str) -> str:
-    """Zulip's <time:...> syntax for a timestamp (seconds precision, its own offset)."""
-    moment = datetime.fromisoformat(value)
-    if moment.tzinfo is None:
-        moment = moment.replace(tzinfo=UTC)
-    return f"<time:{moment.replace(microsecond=0).isoformat()}>"
 
 
 def _listing(items: dict[str, object]) -> str:

@@ -6,6 +6,7 @@ from __future__ import annotations
 import fnmatch
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+from datetime import UTC, datetime
 from typing import TypeVar
 
 import msgspec
@@ -135,6 +136,14 @@ class Integration:
     # Tools that double-escape the URL (Jira): stream and topic are URL-decoded once more.
     unquote_url_parameters: bool = False
     needs_people: bool = False
+
+
+def global_time(value: str) -> str:
+    """Zulip's <time:...> syntax for a timestamp (seconds precision, its own offset)."""
+    moment = datetime.fromisoformat(value)
+    if moment.tzinfo is None:
+        moment = moment.replace(tzinfo=UTC)
+    return f"<time:{moment.replace(microsecond=0).isoformat()}>"
 
 
 def event_wanted(event: str | None, only: list[str] | None, exclude: list[str] | None) -> bool:
