@@ -117,29 +117,35 @@ def test_links_to_other_people_use_the_pinned_url_not_the_senders_host(
         assert settings["realm_url"] == server.url
 
 
-def test_serve_pins_the_url_at_first_start_and_changes_it_only_when_told(
+def test_serve_pins_the_url_and_a_given_one_stays_until_another_is_given(
     start_server: Callable[..., ServerProcess],
 ) -> None:
     server = start_server()
     first = server.url
     assert f"External URL: {first}" in server.first_output
     assert "--external-url" in server.first_output
-    # Started again on another port: links still use the pinned URL.
+    # Started again on another port without a given URL: the pin follows the port served
+    # (never a port nobody serves), whatever Host a request names, and the change is said.
     server.stop()
     server.start()
     assert server.url != first
-    realm_url = httpx.get(f"{server.url}/api/v1/server_settings").json()["realm_url"]
-    assert realm_url == first
+    assert f"External URL changed from {first} to {server.url}" in server.log()
+    realm_url = httpx.get(
+        f"{server.url}/api/v1/server_settings", headers={"Host": "evil.example"}
+    ).json()["realm_url"]
+    assert realm_url == server.url
+    second = server.url
     # Told another URL: it is pinned instead, and the change is said.
     server.stop()
     server.env["TEAMCHAT_EXTERNAL_URL"] = "https://Chat.Example.com/"
     server.start(port=server.port)
-    assert f"External URL changed from {first} to https://chat.example.com" in server.log()
+    assert f"External URL changed from {second} to https://chat.example.com" in server.log()
     realm_url = httpx.get(f"{server.url}/api/v1/server_settings").json()["realm_url"]
     assert realm_url == "https://chat.example.com"
+    # A given URL stays when later starts give none, on any port.
     server.stop()
     del server.env["TEAMCHAT_EXTERNAL_URL"]
-    server.start(port=server.port)
+    server.start()
     realm_url = httpx.get(f"{server.url}/api/v1/server_settings").json()["realm_url"]
     assert realm_url == "https://chat.example.com"
     # The admin CLI's links use it too.

@@ -37,7 +37,7 @@ from teamchat.cli.common import (
 )
 from teamchat.cli.server import PortUnavailableError, bind_socket, run_server, site_url
 from teamchat.cli.zulip_import import import_command
-from teamchat.config import DEFAULT_DB_PATH, Settings, check_external_url
+from teamchat.config import DEFAULT_DB_PATH, Settings, bind_url, check_external_url
 from teamchat.lib import logsafe, wire
 from teamchat.lib.passwords import random_password
 from teamchat.runtime import Runtime
@@ -103,11 +103,13 @@ async def bootstrap(rt: Runtime) -> tuple[str, str, str] | None:
 
 
 def pin_external_url(settings: Settings) -> str:
-    """Pin the external URL (the given one, else the pinned one, else the first bind
-    address), say which it is and how to change it; return it."""
+    """Pin the external URL (the given one, else one given before, else the bind address),
+    say which it is and how to change it; return it."""
 
     async def pin(rt: Runtime) -> tuple[str, str | None]:
-        return rt.external_url, await do_pin_external_url(rt)
+        return await do_pin_external_url(
+            rt, bind_url(settings.host, settings.port), settings.external_url
+        )
 
     url, replaced = run_action(pin, settings, create=True)
     if replaced is not None:
