@@ -34,10 +34,10 @@ from teamchat.cli.common import (
     write_private_file,
     zuliprc_text,
 )
-from teamchat.cli.server import run_server, site_url
+from teamchat.cli.server import install_logging, run_server, site_url
 from teamchat.cli.zulip_import import import_command
 from teamchat.config import DEFAULT_DB_PATH, Settings
-from teamchat.lib import logsafe, wire
+from teamchat.lib import wire
 from teamchat.lib.passwords import random_password
 from teamchat.runtime import Runtime
 from teamchat.store import realm as realm_store
@@ -160,7 +160,7 @@ def serve(
         lock.acquire()
     except DatabaseInUseError as exc:
         raise fail(str(exc)) from None
-    logsafe.install(settings.log_level, "%(asctime)s %(levelname)s %(name)s: %(message)s")
+    install_logging(settings)
     console.print(f"teamchat {__version__}: database {settings.db_path.resolve()}", soft_wrap=True)
     created = run_action(bootstrap, settings, create=True)
     zuliprc = settings.db_path.resolve().parent / "zuliprc"

@@ -33,7 +33,7 @@ from teamchat.cli.common import (
     write_private_file,
     zuliprc_text,
 )
-from teamchat.cli.server import run_server, site_url
+from teamchat.cli.server import install_logging, run_server, site_url
 from teamchat.config import RateLimit, Settings
 from teamchat.errors import ZulipError
 from teamchat.events.broker import NullBroker
@@ -101,6 +101,7 @@ def _serve_sandbox(settings: Settings, folder: Path) -> None:
     except DatabaseInUseError as exc:
         raise fail(str(exc)) from None
     try:
+        install_logging(settings)
         console.print(f"teamchat sandbox: database {settings.db_path.resolve()}", soft_wrap=True)
         started = time.monotonic()
         make_private_folder(folder)
