@@ -81,7 +81,12 @@ def _run(path: Path) -> ImportSummary:
 
 
 def _print_summary(summary: ImportSummary) -> None:
-    counts = ", ".join(f"{n} {kind}" for kind, n in summary.counts.items())
+    counts = ", ".join(
+        f"{n} {kind}"
+        for kind, n in summary.counts.items()
+        # A Slack export has none of Zulip's configuration: its zeros would only be noise.
+        if n or summary.source != "slack"
+    )
     console.print(f"[green]Imported[/] {summary.realm_name!r} into {STATE.db_path}: {counts}")
     table = Table("email", "name", "role", "kind")
     for email, name, role, is_bot, is_active in summary.users:
