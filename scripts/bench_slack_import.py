@@ -28,7 +28,8 @@ from pathlib import Path
 
 T0 = 1_700_000_000
 MESSAGES_PER_DAY = 500
-WORDS = "the quick brown fox jumps over a lazy dog while slack exports its channels".split()
+WORDS = ["the", "quick", "brown", "fox", "jumps", "over", "a", "lazy", "dog", "while", "slack",
+         "exports", "its", "channels"]  # fmt: skip
 EMOJI = ["+1", "heart", "tada", "eyes", "smile", "thumbsup::skin-tone-2"]
 
 
@@ -84,8 +85,8 @@ def write_export(root: Path, messages: int, users: int, channels: int, seed: int
             message["thread_ts"] = ts
             roots.append(ts)
         if rng.random() < 0.05:
-            message["reactions"] = [{"name": rng.choice(EMOJI), "count": 2,
-                                     "users": rng.sample(members, min(2, len(members)))}]  # fmt: skip
+            users = rng.sample(members, min(2, len(members)))
+            message["reactions"] = [{"name": rng.choice(EMOJI), "count": 2, "users": users}]
         if rng.random() < 0.05:
             message["edited"] = {"user": message["user"], "ts": f"{ts_value + 60}.000000"}
         days[(folder, day)].append(message)
