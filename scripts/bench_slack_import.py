@@ -121,7 +121,7 @@ def main() -> None:
         started = time.perf_counter()
         result = subprocess.run(
             [sys.executable, "-m", "teamchat", "--db", str(db), "import", str(source)],
-            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, check=False,
+            capture_output=True, text=True, check=False,
         )  # fmt: skip
         elapsed = time.perf_counter() - started
         if result.returncode != 0:
