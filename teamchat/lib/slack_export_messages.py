@@ -6,8 +6,9 @@ are not messages; `/me` actions keep their form; each thread becomes a topic nam
 first message ("2024-05-22 first words…", with " (2)" for a second thread of that name),
 other channel messages go to the topic "imported from Slack"; reactions lose their skin tone;
 files the export holds become uploads, the others stay links; every message is read.
-Beyond Zulip's: a pinned message is starred for whoever pinned it, an edited one keeps its
-edit time, and a wildcard mention sets the wildcard flag.
+Beyond Zulip's: a thread's topic name is text (`@Ada`, not `@**Ada**`), a pinned message is
+starred for whoever pinned it, an edited one keeps its edit time, and a wildcard mention sets
+the wildcard flag.
 """
 
 from __future__ import annotations
@@ -42,6 +43,11 @@ _ME_SUBTYPES = frozenset({"bot_add", "sh_room_created", "me_message"})
 _GONE_FILE_MODES = frozenset({"tombstone", "hidden_by_limit"})
 _GONE_FILE_ACCESS = frozenset({"access_denied", "file_not_found"})
 _SPACES = re.compile(r"\s+")
+# Markdown left out of a topic name: mentions and channel links keep their text, links their
+# label, emphasis and code markers go.
+_MENTION_OR_CHANNEL = re.compile(r"([@#])\*\*(.+?)\*\*")
+_LINK = re.compile(r"\[([^\]]*)\]\([^)\s]*\)")
+_EMPHASIS = re.compile(r"\*\*|~~|`+|(?<![\w*])\*(?=\S)|(?<=\S)\*(?![\w*])")
 _UNSAFE_NAME = re.compile(r"[^\w.\- ]+")
 _READ = fmt.ZULIP_FLAG_BITS["read"]
 _STARRED = fmt.ZULIP_FLAG_BITS["starred"]
@@ -180,7 +186,7 @@ class MessageRows:
         key = (conversation.folder, thread_ts)
         if key not in self.thread_topics:
             day = datetime.fromtimestamp(ts_seconds(thread_ts), UTC).strftime("%Y-%m-%d")
-            snippet = _SPACES.sub(" ", f"{day} {content}").strip()
+            snippet = _SPACES.sub(" ", f"{day} {_plain(content)}").strip()
             name = _truncate(snippet, MAX_TOPIC_CHARS)
             count = self.topic_counts.get((conversation.stream_id, name), 0) + 1
             self.topic_counts[(conversation.stream_id, name)] = count
@@ -285,6 +291,12 @@ class MessageRows:
             }
         )
         return path_id
+
+
+def _plain(markdown: str) -> str:
+    """A message's first words as text, for a topic name (`@**Ada**` -> `@Ada`)."""
+    text = _MENTION_OR_CHANNEL.sub(r"\1\2", markdown)
+    return _EMPHASIS.sub("", _LINK.sub(r"\1", text))
 
 
 def _truncate(text: str, limit: int) -> str:

@@ -25,9 +25,10 @@ ADA, CHARLES, GRACE = (
     "charles@analytical.example",
     "grace@analytical.example",
 )
-REVIEW_TOPIC = "2024-01-15 Who is reviewing @**Grace Hopper**'s design? See…"
-ENGINE_TOPIC = "2024-01-15 Engine tolerances: let's discuss the **long** st…"
-ENGINE_TOPIC_2 = "2024-01-15 Engine tolerances: let's discuss the **long*… (2)"
+# Named from the first message, as text, cut at 60 characters (with " (2)" for a second).
+REVIEW_TOPIC = "2024-01-15 Who is reviewing @Grace Hopper's design? See the…"
+ENGINE_TOPIC = "2024-01-15 Engine tolerances: let's discuss the long story …"
+ENGINE_TOPIC_2 = "2024-01-15 Engine tolerances: let's discuss the long st… (2)"
 
 
 def zip_export(source: Path, archive: Path) -> Path:
