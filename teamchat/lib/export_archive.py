@@ -58,7 +58,7 @@ def unpack(archive: Path, into: Path) -> None:
         raise ExportFormatError(f"cannot unpack {archive}: {exc or type(exc).__name__}") from None
 
 
-def _check_totals(archive: Path, into: Path, count: int, total: int) -> None:
+def _check_totals(archive: Path, count: int, total: int) -> None:
     if count > MAX_ARCHIVE_MEMBERS:
         raise ExportFormatError(f"refusing {archive}: more than {MAX_ARCHIVE_MEMBERS} files")
     if total > MAX_UNPACKED_BYTES:
@@ -86,7 +86,7 @@ def _check_tar_members(tar: tarfile.TarFile, tarball: Path, into: Path) -> None:
                 f"refusing {tarball}: {member.name} is a link or a special file"
                 " (an export holds plain files only)"
             )
-        _check_totals(tarball, into, count, total)
+        _check_totals(tarball, count, total)
     _check_free_space(tarball, into, total)
 
 
@@ -120,7 +120,7 @@ def _zip_members(
         if not parts or name.startswith(("/", "\\")) or ".." in parts or ":" in parts[0]:
             raise ExportFormatError(f"refusing {path}: {name} is outside the archive's folder")
         total += info.file_size
-        _check_totals(path, into, count, total)
+        _check_totals(path, count, total)
         members.append(("/".join(parts), info))
     _check_free_space(path, into, total)
     return members
