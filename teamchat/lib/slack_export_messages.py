@@ -84,7 +84,8 @@ def is_message(message: dict[str, object]) -> bool:
     if message.get("mimetype") == "application/vnd.slack-docs":  # a Slack "Post" (HTML)
         return False
     file_user = _dict(message.get("file")).get("user")
-    return bool(message.get("user") or file_user or message.get("bot_id"))
+    comment_user = _dict(message.get("comment")).get("user")
+    return bool(message.get("user") or comment_user or file_user or message.get("bot_id"))
 
 
 def pin_notice(message: dict[str, object]) -> tuple[str, str] | None:

@@ -178,7 +178,12 @@ class SlackOrg:
 
     def sender_id(self, message: dict[str, object]) -> int | None:
         """Our id for a message's sender, adding a placeholder for one the export lacks."""
-        slack_id = _str(message.get("user")) or _str(_dict(message.get("file")).get("user"))
+        slack_id = (
+            _str(message.get("user"))
+            # A comment on a file (Slack's older `file_comment`) is its commenter's.
+            or _str(_dict(message.get("comment")).get("user"))
+            or _str(_dict(message.get("file")).get("user"))
+        )
         if slack_id:
             if slack_id not in self.user_ids:
                 self.placeholder(

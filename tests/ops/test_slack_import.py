@@ -65,7 +65,7 @@ def imported(tmp_path_factory: pytest.TempPathFactory) -> ServerProcess:
     result = cli(proc.db, "import", str(archive))
     out = " ".join(result.stdout.split())
     assert "Imported 'Analytical Engines'" in out, out
-    for count in ("9 users", "5 channels", "22 messages", "4 reactions", "1 uploads"):
+    for count in ("9 users", "5 channels", "23 messages", "4 reactions", "1 uploads"):
         assert count in out, out
     assert "Slack exports carry no passwords" in out and "admin set-password" in out
     for email in (ADA, CHARLES, GRACE):
@@ -187,6 +187,8 @@ def test_files_in_the_export_are_uploads_and_others_stay_links(imported: ServerP
         )
         bot = by_content(messages, "All 1,204 tests passed")
         assert bot["sender_full_name"] == "CI"
+        comment = by_content(messages, "Looks right to me")  # Slack's older file comments
+        assert comment["sender_full_name"] == "Charles Babbage"
 
 
 def test_direct_and_group_direct_messages(imported: ServerProcess) -> None:
@@ -205,7 +207,7 @@ def test_direct_and_group_direct_messages(imported: ServerProcess) -> None:
 def test_an_unpacked_folder_imports_the_same(tmp_path: Path) -> None:
     db = tmp_path / "folder.db"
     out = " ".join(cli(db, "import", str(FIXTURE)).stdout.split())
-    assert "Imported 'Imported from Slack'" in out and "22 messages" in out
+    assert "Imported 'Imported from Slack'" in out and "23 messages" in out
     refused = cli(db, "import", str(FIXTURE), check=False)
     assert refused.returncode == 1 and "not empty" in refused.stderr
 
