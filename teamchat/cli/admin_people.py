@@ -11,7 +11,7 @@ from typing import Annotated
 
 import typer
 
-from teamchat.actions.people import deactivation, user_admin
+from teamchat.actions.people import deactivation, user_admin, users
 from teamchat.actions.people import user_settings as settings_actions
 from teamchat.cli.admin import ROLE_HELP, _user_by_email, admin, parse_role
 from teamchat.cli.common import console, fail, print_settings, run_action
@@ -59,6 +59,23 @@ def reactivate_user(email: str) -> None:
 
     run_action(action)
     console.print(f"[green]Reactivated[/] {email}")
+
+
+@admin.command("can-create-users")
+def can_create_users(
+    email: str,
+    grant: Annotated[
+        bool, typer.Option("--grant/--revoke", help="Grant (default) or revoke the permission")
+    ] = True,
+) -> None:
+    """Let an administrator (or bot) create accounts through POST /users, or stop them."""
+
+    async def action(rt: Runtime) -> None:
+        await users.do_set_can_create_users(rt, await _user_by_email(rt, email), grant)
+
+    run_action(action)
+    verb = "may now create users" if grant else "may no longer create users"
+    console.print(f"[green]{email}[/] {verb} through the API")
 
 
 @admin.command("set-role")

@@ -35,10 +35,16 @@ from teamchat.cli.common import (
     fail,
     run_action,
 )
-from teamchat.cli.server import PortUnavailableError, bind_socket, run_server, site_url
+from teamchat.cli.server import (
+    PortUnavailableError,
+    bind_socket,
+    install_logging,
+    run_server,
+    site_url,
+)
 from teamchat.cli.zulip_import import import_command
 from teamchat.config import DEFAULT_DB_PATH, Settings, bind_url, check_external_url
-from teamchat.lib import logsafe, wire
+from teamchat.lib import wire
 from teamchat.lib.passwords import random_password
 from teamchat.runtime import Runtime
 from teamchat.store import realm as realm_store
@@ -199,7 +205,7 @@ def serve(
 
 def _start(settings: Settings, sock: socket.socket) -> None:
     """Bootstrap or reopen the database, say how to reach it, serve on `sock`."""
-    logsafe.install(settings.log_level, "%(asctime)s %(levelname)s %(name)s: %(message)s")
+    install_logging(settings)
     console.print(f"teamchat {__version__}: database {settings.db_path.resolve()}", soft_wrap=True)
     url = pin_external_url(settings)
     created = run_action(bootstrap, settings, create=True)

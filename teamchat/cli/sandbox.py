@@ -35,7 +35,13 @@ from teamchat.cli.common import (
     write_private_file,
     zuliprc_text,
 )
-from teamchat.cli.server import PortUnavailableError, bind_socket, run_server, site_url
+from teamchat.cli.server import (
+    PortUnavailableError,
+    bind_socket,
+    install_logging,
+    run_server,
+    site_url,
+)
 from teamchat.config import RateLimit, Settings
 from teamchat.errors import ZulipError
 from teamchat.events.broker import NullBroker
@@ -130,6 +136,7 @@ def _serve_sandbox(settings: Settings, folder: Path) -> None:
         raise fail(str(exc)) from None
     try:
         lock.note_url(site_url(settings))
+        install_logging(settings)
         console.print(f"teamchat sandbox: database {settings.db_path.resolve()}", soft_wrap=True)
         started = time.monotonic()
         make_private_folder(folder)

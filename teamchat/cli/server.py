@@ -12,6 +12,15 @@ import uvicorn
 
 from teamchat.cli.connection_guard import Limits, guarded_protocol, usable_connection_cap
 from teamchat.config import Settings, bind_url
+from teamchat.lib import logsafe
+
+# One format for every server's log (serve, serve --dev, sandbox): access lines included.
+LOG_FORMAT = "%(asctime)s %(levelname)s %(name)s: %(message)s"
+
+
+def install_logging(settings: Settings) -> None:
+    """Send our, uvicorn's and Litestar's logs, access lines included, to stderr."""
+    logsafe.install(settings.log_level, LOG_FORMAT)
 
 
 def site_url(settings: Settings) -> str:

@@ -1,4 +1,4 @@
-"""`teamchat import PATH`: move an organization in from a Zulip export.
+"""`teamchat import PATH`: move an organization in from a Zulip or a Slack export.
 
 Refused on a database that holds anything, or while a server runs on it; a database the
 command created is removed again when the import fails.
@@ -13,7 +13,8 @@ import typer
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
-from teamchat.actions.ops.zulip_import.run import ImportSummary, import_realm
+from teamchat.actions.ops.zulip_import.messages import ImportSummary
+from teamchat.actions.ops.zulip_import.run import import_realm
 from teamchat.cli.common import STATE, console, fail, run_action
 from teamchat.records import Role
 from teamchat.store.backup import DatabaseInUseError, LockError, ServerLock
@@ -27,9 +28,15 @@ _STAGES = {
 
 
 def import_command(
-    path: Annotated[Path, typer.Argument(help="A Zulip export: its .tar.gz or its folder")],
+    path: Annotated[
+        Path,
+        typer.Argument(
+            help="A Zulip export (its .tar.gz or folder) or a Slack export (its .zip or folder)"
+        ),
+    ],
 ) -> None:
-    """Import an organization exported by Zulip's `manage.py export` into a new database."""
+    """Import an organization exported by Zulip's `manage.py export`, or a workspace exported
+    by Slack's export tool, into a new database."""
     db_path = STATE.db_path
     if not path.exists():
         raise fail(f"{path} does not exist")
@@ -76,15 +83,22 @@ def _run(path: Path) -> ImportSummary:
 
 
 def _print_summary(summary: ImportSummary) -> None:
-    counts = ", ".join(f"{n} {kind}" for kind, n in summary.counts.items())
+    counts = ", ".join(
+        f"{n} {kind}"
+        for kind, n in summary.counts.items()
+        # A Slack export has none of Zulip's configuration: its zeros would only be noise.
+        if n or summary.source != "slack"
+    )
     console.print(f"[green]Imported[/] {summary.realm_name!r} into {STATE.db_path}: {counts}")
     table = Table("email", "name", "role", "kind")
     for email, name, role, is_bot, is_active in summary.users:
         kind = ("bot" if is_bot else "user") + ("" if is_active else " (deactivated)")
         table.add_row(email, name, Role(role).name.lower(), kind)
     console.print(table)
+    origin = "Slack" if summary.source == "slack" else "Zulip"
     console.print(
-        "Zulip exports carry no passwords. Give people one with\n"
+        f"{origin} exports carry no passwords. People log in once they have one: through the"
+        " log-in page's password reset (when this server sends email), or from you with\n"
         f"  teamchat --db {STATE.db_path} admin set-password EMAIL\n"
         "(bots keep working through their new API keys: `teamchat admin zuliprc BOT_EMAIL`)."
     )

@@ -59,6 +59,7 @@ async def get_user(user_id_or_email: str, params: Params, user: UserRow, rt: Run
 @post("/users")
 async def create_user(params: Params, user: UserRow, rt: Runtime) -> JsonDict:
     permissions.require_realm_admin(user)
+    await users.check_can_create_users(rt, user)
     email = params.required("email", as_str)
     password = params.required("password", as_str)
     full_name = params.required("full_name", as_str)

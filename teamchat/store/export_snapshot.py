@@ -26,7 +26,7 @@ _TABLES: dict[str, tuple[str, str]] = {
     "users": (
         "id, delivery_email, full_name, role, is_active, is_bot, bot_type, bot_owner_id, "
         "date_joined, timezone, avatar_source, avatar_version, email_address_visibility, "
-        "settings_json",
+        "settings_json, can_create_users",
         "id",
     ),
     "stream": (

@@ -206,3 +206,14 @@ async def update_avatar_source(tx: Tx, user_id: int, avatar_source: str) -> None
         "UPDATE users SET avatar_source = ?, avatar_version = avatar_version + 1 WHERE id = ?",
         (avatar_source, user_id),
     )
+
+
+async def get_can_create_users(conn: Conn, user_id: int) -> bool:
+    """Whether the server operator let this user create accounts through POST /users."""
+    row = await conn.fetchone("SELECT can_create_users FROM users WHERE id = ?", (user_id,))
+    return bool(row and row[0])
+
+
+async def update_can_create_users(tx: Tx, user_id: int, allowed: bool) -> None:
+    """Grant or revoke the can_create_users permission."""
+    await tx.execute("UPDATE users SET can_create_users = ? WHERE id = ?", (int(allowed), user_id))

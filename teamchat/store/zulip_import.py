@@ -58,6 +58,13 @@ async def insert_users(tx: Tx, rows: Rows) -> None:
     )
 
 
+async def grant_can_create_users(tx: Tx, user_ids: list[int]) -> None:
+    """The users the export lets create accounts through the API."""
+    await tx.executemany(
+        "UPDATE users SET can_create_users = 1 WHERE id = ?", [(uid,) for uid in user_ids]
+    )
+
+
 async def insert_groups(tx: Tx, rows: Rows) -> None:
     """Each row: (id, name, description, is_system_group, deactivated, date_created,
     creator_id, settings_json)."""

@@ -141,3 +141,35 @@ def test_deactivation_from_the_cli_locks_out_a_live_client(start_server) -> None
         live.ok("GET", "/users/me")
         cli(proc.db, "admin", "deactivate-user", "live@example.com")
         assert_error(live.get("/users/me"), "Account is deactivated", "USER_DEACTIVATED", 401)
+
+
+def test_can_create_users_is_granted_and_revoked_by_the_operator(start_server) -> None:  # type: ignore[no-untyped-def]
+    proc = start_server()
+    with Api(proc.url, proc.owner_email, proc.owner_key) as owner:
+        # The owner made by first start has the permission: POST /users works for them.
+        owner.ok("POST", "/users", email="adm@example.com", password="pw-123456", full_name="Adm")
+        with Api(proc.url) as anonymous:
+            key = anonymous.ok(
+                "POST", "/fetch_api_key", username="adm@example.com", password="pw-123456"
+            )["api_key"]
+        admin_id = owner.ok("GET", "/users/adm@example.com")["user"]["user_id"]
+        owner.ok("PATCH", f"/users/{admin_id}", role=200)
+    with Api(proc.url, "adm@example.com", key) as admin:
+        new = {"password": "pw-123456", "full_name": "New"}
+        refused = admin.post("/users", email="new1@example.com", **new)
+        assert_error(refused, "User not authorized to create users", "BAD_REQUEST", 400)
+        granted = cli(proc.db, "admin", "can-create-users", "adm@example.com", "--grant").stdout
+        assert "may now create users" in granted
+        assert admin.ok("POST", "/users", email="new1@example.com", **new)["user_id"] > 0
+        cli(proc.db, "admin", "can-create-users", "adm@example.com", "--revoke")
+        refused = admin.post("/users", email="new2@example.com", **new)
+        assert_error(refused, "User not authorized to create users", "BAD_REQUEST", 400)
+        # The permission alone is not enough: a member is still refused for their role.
+        cli(proc.db, "admin", "can-create-users", "adm@example.com")
+        cli(proc.db, "admin", "set-role", "adm@example.com", "member")
+        assert_error(
+            admin.post("/users", email="new3@example.com", **new),
+            "Must be an organization administrator",
+            "UNAUTHORIZED_PRINCIPAL",
+        )
+    assert "No user with email" in failure(proc.db, "admin", "can-create-users", "x@example.com")

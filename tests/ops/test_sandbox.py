@@ -193,6 +193,18 @@ def test_dev_login_and_printed_passwords(sandbox: ServerProcess) -> None:
     assert all(h.startswith("$argon2id$v=19$m=8,t=1,p=1$") for h in hashes if h)
 
 
+def test_requests_are_logged_like_serve(sandbox: ServerProcess) -> None:
+    """One access line per request, in `serve`'s format (method, path, status)."""
+    with as_user(sandbox, "othello@zulip.com") as othello:
+        assert othello.get("/users/me/sandbox-log-probe").status_code == 404
+    deadline = time.monotonic() + 10
+    while "sandbox-log-probe" not in sandbox.log() and time.monotonic() < deadline:
+        time.sleep(0.05)
+    lines = [line for line in sandbox.log().splitlines() if "sandbox-log-probe" in line]
+    assert lines and " INFO teamchat.access: " in lines[0]
+    assert "GET /api/v1/users/me/sandbox-log-probe" in lines[0] and " 404" in lines[0]
+
+
 def test_api_rate_limit_is_off(sandbox: ServerProcess) -> None:
     with as_user(sandbox, "othello@zulip.com") as othello:
         statuses = {othello.get("/users/me").status_code for _ in range(260)}

@@ -80,6 +80,9 @@ async def do_create_realm(
             role=Role.OWNER,
             date_joined=rt.now(),
         )
+        # The operator who creates an organization can create accounts through the API
+        # (Zulip grants can_create_users to no one by default; see docs/moving-in.md).
+        await store.users.update_can_create_users(tx, owner_id, True)
         realm = await store.realm.get_realm(tx)
         owner = await store.users.get_user_by_id(tx, owner_id)
     assert realm is not None and owner is not None

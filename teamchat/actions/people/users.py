@@ -274,3 +274,20 @@ async def find_user_by_email(conn: Conn, email: str) -> UserRow | None:
         if realm is not None and domain.lower() == realm.host.lower():
             return await store.users.get_user_by_id(conn, int(alias[1]))
     return None
+
+
+async def check_can_create_users(rt: Runtime, user: UserRow) -> None:
+    """POST /users: raise unless the server operator let `user` create accounts.
+
+    zulip-compat: since feature level 36, an administrator also needs `can_create_users`.
+    """
+    async with rt.db.read() as conn:
+        allowed = await store.users.get_can_create_users(conn, user.id)
+    if not allowed:
+        raise ZulipError("User not authorized to create users")
+
+
+async def do_set_can_create_users(rt: Runtime, user: UserRow, allowed: bool) -> None:
+    """Grant or revoke `can_create_users` (no event: Zulip's API does not show it)."""
+    async with rt.db.write() as tx:
+        await store.users.update_can_create_users(tx, user.id, allowed)

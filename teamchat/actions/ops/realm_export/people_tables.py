@@ -56,6 +56,7 @@ def user_row(ctx: ExportContext, user: Row, bot_defaults: dict[int, Row]) -> Row
         "bot_type": user["bot_type"],
         "bot_owner": user["bot_owner_id"],
         "is_mirror_dummy": False,
+        "can_create_users": bool(user["can_create_users"]),
         "date_joined": as_float(user["date_joined"]),
         "last_login": None,
         "last_reminder": None,

@@ -15,11 +15,13 @@ from teamchat.actions.ops.zulip_import.plan import as_int, as_opt_int, as_str
 from teamchat.errors import ZulipError
 from teamchat.lib import zulip_export_format as fmt
 from teamchat.lib.zulip_export_reader import Record, TableData
+from teamchat.records import UserRow
 from teamchat.render.markdown import render_plain_markdown
 from teamchat.render.sanitize import sanitize_html
 from teamchat.store import zulip_import_extras as bulk
 from teamchat.store.db import Tx
 
+_RENDER_BATCH = 1000
 # ScheduledMessage.delivery_type
 _DELIVERY_TYPES = {1: "send_later", 2: "remind"}
 
@@ -202,11 +204,18 @@ async def render_what_zulip_did_not(tx: Tx, message_ids: list[int]) -> None:
     wrote it) now that people, channels, groups and linkifiers are in place."""
     realm = await store.realm.get_realm(tx)
     assert realm is not None
-    for message in await store.messages.list_messages(tx, message_ids):
-        sender = await store.users.get_user_by_id(tx, message.sender_id)
-        assert sender is not None
-        rendered = await render(tx, sender, message.content, "")
-        await store.messages.set_rendered_content(tx, message.id, rendered.html)
+    senders: dict[int, UserRow] = {}
+    # In batches: a Slack import renders every message, and holds one batch at a time.
+    for start in range(0, len(message_ids), _RENDER_BATCH):
+        batch = message_ids[start : start + _RENDER_BATCH]
+        for message in await store.messages.list_messages(tx, batch):
+            sender = senders.get(message.sender_id)
+            if sender is None:
+                sender = await store.users.get_user_by_id(tx, message.sender_id)
+                assert sender is not None
+                senders[message.sender_id] = sender
+            rendered = await render(tx, sender, message.content, "")
+            await store.messages.set_rendered_content(tx, message.id, rendered.html)
     owners = [u for u in await store.users.list_users(tx) if u.is_owner and not u.is_bot]
     if not owners:
         return

@@ -14,14 +14,15 @@ from teamchat.actions.ops.zulip_import import plan
 from teamchat.actions.ops.zulip_import.plan import as_int, as_opt_int, as_str
 from teamchat.lib import images
 from teamchat.lib import zulip_export_format as fmt
-from teamchat.lib.zulip_export_reader import ExportReader, TableData
+from teamchat.lib.export_open import ExportSource
+from teamchat.lib.zulip_export_reader import TableData
 from teamchat.store import zulip_import as bulk
 from teamchat.store.db import Tx
 
 
 async def import_files(
     tx: Tx,
-    export: ExportReader,
+    export: ExportSource,
     data: TableData,
     counts: dict[str, int],
     progress: Callable[[int, int], None],
@@ -64,7 +65,7 @@ async def _dates_sent(tx: Tx, message_ids: list[int]) -> dict[int, int]:
     return {m.id: m.date_sent for m in rows}
 
 
-async def _import_emoji(tx: Tx, export: ExportReader, data: TableData) -> int:
+async def _import_emoji(tx: Tx, export: ExportSource, data: TableData) -> int:
     records = {as_str(r.get("file_name")): r for r in export.records(fmt.EMOJI_DIR)}
     count = 0
     for r in data.get("zerver_realmemoji", []):
@@ -87,7 +88,7 @@ async def _import_emoji(tx: Tx, export: ExportReader, data: TableData) -> int:
     return count
 
 
-async def _import_avatars(tx: Tx, export: ExportReader, data: TableData) -> int:
+async def _import_avatars(tx: Tx, export: ExportSource, data: TableData) -> int:
     uploaded = {
         as_int(u["id"]) for u in data.get("zerver_userprofile", []) if u.get("avatar_source") == "U"
     }

@@ -11,7 +11,7 @@ import html
 import json
 import math
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 
 import msgspec
 
@@ -28,6 +28,8 @@ from teamchat.render.markdown import render_plain_markdown
 from teamchat.render.sanitize import sanitize_html
 from teamchat.store.messages import dm_key
 
+# (stage, done, total): stages are "organization", "messages", "indexes", "files".
+Progress = Callable[[str, int, int], None]
 _COLOR = re.compile(r"#[0-9a-f]{6}")
 DEFAULT_COLOR = "#c2c2c2"
 # zerver_realm FK names (model_to_dict drops `_id`) -> our setting names.

@@ -8,16 +8,18 @@ password (Zulip exports carry none); `teamchat admin set-password` gives them on
 from __future__ import annotations
 
 import asyncio
-import functools
 import sqlite3
-from collections.abc import Callable
-from dataclasses import dataclass, field
 from pathlib import Path
 
 from teamchat.actions.ops.zulip_import import plan
 from teamchat.actions.ops.zulip_import.extras import import_extras, render_what_zulip_did_not
 from teamchat.actions.ops.zulip_import.files import import_files
-from teamchat.actions.ops.zulip_import.plan import as_int, as_opt_int, as_str
+from teamchat.actions.ops.zulip_import.messages import (
+    ImportSummary,
+    import_messages,
+    import_reactions,
+)
+from teamchat.actions.ops.zulip_import.plan import Progress, as_int, as_str
 from teamchat.actions.org.realm import DEFAULT_REALM_HOST
 from teamchat.actions.org.system_bots import (
     NOTIFICATION_BOT,
@@ -27,25 +29,20 @@ from teamchat.actions.org.system_bots import (
     system_bot_email,
 )
 from teamchat.errors import ZulipError
-from teamchat.lib import flags
 from teamchat.lib import profile_fields as pf
 from teamchat.lib import system_groups as sg
 from teamchat.lib import zulip_export_format as fmt
+from teamchat.lib.export_open import ExportSource, OpenedExport
 from teamchat.lib.passwords import random_api_key
-from teamchat.lib.zulip_export_reader import ExportFormatError, ExportReader, TableData
+from teamchat.lib.zulip_export_reader import ExportFormatError, TableData
 from teamchat.render.markdown import render_plain_markdown
-from teamchat.render.sanitize import sanitize_html
 from teamchat.runtime import Runtime
 from teamchat.store import zulip_import as bulk
 from teamchat.store.db import Tx
 
-# (stage, done, total): stages are "organization", "messages", "files".
-Progress = Callable[[str, int, int], None]
 # Zulip's cross-realm bots -> ours (the email gateway's messages go to the Notification Bot).
 # SQLite's page cache while importing (the default 2 MB makes index updates read pages again).
 IMPORT_CACHE_KIB = 256 * 1024
-# Flag masks repeat a lot: convert each distinct one once.
-_teamchat_flags = functools.cache(fmt.teamchat_flags)
 _CROSS_REALM_BOTS = {
     "welcome-bot@zulip.com": WELCOME_BOT,
     "notification-bot@zulip.com": NOTIFICATION_BOT,
@@ -53,21 +50,13 @@ _CROSS_REALM_BOTS = {
 }
 
 
-@dataclass
-class ImportSummary:
-    """What was imported: the realm's name, its people, and a count per kind."""
-
-    realm_name: str
-    users: list[tuple[str, str, int, bool, bool]] = field(default_factory=list)
-    counts: dict[str, int] = field(default_factory=dict)
-
-
 async def import_realm(rt: Runtime, path: Path, progress: Progress) -> ImportSummary:
-    """Import the export at `path` (a directory or its .tar.gz) into an empty database."""
+    """Import the export at `path` (a folder or an archive, from Zulip or from Slack) into
+    an empty database."""
     async with rt.db.read() as conn:
         if not await bulk.is_empty(conn):
             raise ZulipError("This database is not empty; import needs a new database.")
-    reader = ExportReader(path)
+    reader = OpenedExport(path, host=DEFAULT_REALM_HOST, now=rt.now())
     try:
         export = await asyncio.to_thread(reader.__enter__)
         return await _import(rt, export, progress)
@@ -86,12 +75,12 @@ async def import_realm(rt: Runtime, path: Path, progress: Progress) -> ImportSum
         reader.__exit__(None, None, None)
 
 
-async def _import(rt: Runtime, export: ExportReader, progress: Progress) -> ImportSummary:
+async def _import(rt: Runtime, export: ExportSource, progress: Progress) -> ImportSummary:
     data = await asyncio.to_thread(export.tables, fmt.REALM_FILE)
     realms = data.get("zerver_realm", [])
     if len(realms) != 1:
         raise ZulipError("realm.json must hold exactly one zerver_realm row")
-    summary = ImportSummary(realm_name=as_str(realms[0].get("name")))
+    summary = ImportSummary(realm_name=as_str(realms[0].get("name")), source=export.kind)
     async with rt.db.write() as tx:
         if not await bulk.is_empty(tx):
             raise ZulipError("This database is not empty; import needs a new database.")
@@ -102,8 +91,8 @@ async def _import(rt: Runtime, export: ExportReader, progress: Progress) -> Impo
         recipients = plan.Recipients(data)
         indexes = await bulk.drop_bulk_indexes(tx)
         await bulk.set_cache_size(tx, IMPORT_CACHE_KIB)
-        unrendered = await _import_messages(tx, export, data, recipients, summary, progress)
-        await _import_reactions(tx, data, summary)
+        unrendered = await import_messages(tx, export, data, recipients, summary, progress)
+        await import_reactions(tx, data, summary)
         progress("indexes", 0, 1)
         await bulk.create_indexes(tx, indexes)
         await bulk.set_cache_size(tx, None)
@@ -160,6 +149,10 @@ async def _import_users(tx: Tx, data: TableData, summary: ImportSummary) -> None
         rows.append(_system_bot_row(as_int(bot["id"]), key, joined))
     rows.sort(key=lambda r: as_int(r[0]))
     await bulk.insert_users(tx, rows)
+    await bulk.grant_can_create_users(
+        tx,
+        [as_int(r["id"]) for r in data.get("zerver_userprofile", []) if r.get("can_create_users")],
+    )
     system = {system_bot_email(k, DEFAULT_REALM_HOST) for k in SYSTEM_BOT_NAMES}
     summary.users = [
         (str(r[1]), str(r[2]), as_int(r[4]), bool(r[6]), bool(r[5]))
@@ -297,100 +290,3 @@ async def _import_personal(tx: Tx, data: TableData) -> None:
         if as_int(r.get("visibility_policy")) in (1, 2, 3)
     ]
     await bulk.insert_personal(tx, "user_topic", topics)
-
-
-async def _import_messages(
-    tx: Tx,
-    export: ExportReader,
-    data: TableData,
-    recipients: plan.Recipients,
-    summary: ImportSummary,
-    progress: Progress,
-) -> list[int]:
-    """Every messages-NNNNNN.json; return the ids of messages Zulip never rendered."""
-    files = export.message_files()
-    clients = {as_int(r["id"]): as_str(r.get("name")) for r in data.get("zerver_client", [])}
-    known_dms = dict(recipients.dm_ids)
-    messages = user_messages = 0
-    unrendered: list[int] = []
-    progress("messages", 0, len(files))
-    for done, name in enumerate(files, 1):
-        chunk = await asyncio.to_thread(export.tables, name)
-        rows, ums = await asyncio.to_thread(_message_rows, chunk, recipients, clients)
-        unrendered += [
-            as_int(m["id"])
-            for m in chunk.get("zerver_message", [])
-            if not isinstance(m.get("rendered_content"), str) or not m["rendered_content"]
-        ]
-        new_dms = [(rid, key) for key, rid in recipients.dm_ids.items() if key not in known_dms]
-        known_dms.update(recipients.dm_ids)
-        await bulk.insert_dm_recipients(tx, new_dms)
-        await bulk.insert_messages(tx, rows)
-        await bulk.insert_user_messages(tx, ums)
-        messages += len(rows)
-        user_messages += len(ums)
-        progress("messages", done, len(files))
-    summary.counts["messages"] = messages
-    summary.counts["message flags"] = user_messages
-    return unrendered
-
-
-def _message_rows(
-    chunk: TableData, recipients: plan.Recipients, clients: dict[int, str]
-) -> tuple[list[tuple[object, ...]], list[tuple[object, ...]]]:
-    """Our message and user_message rows for one messages-NNNNNN.json (runs in a thread)."""
-    rows: list[tuple[object, ...]] = []
-    is_dm: set[int] = set()
-    for m in chunk.get("zerver_message", []):
-        message_id, sender = as_int(m["id"]), as_int(m["sender"])
-        recipient_id, stream_id = recipients.resolve(as_int(m["recipient"]), sender)
-        if stream_id is None:
-            is_dm.add(message_id)
-        content = as_str(m.get("content"))
-        history, moved = plan.edit_history_json(m.get("edit_history"))
-        rows.append(
-            (
-                message_id,
-                sender,
-                recipient_id,
-                stream_id,
-                as_str(m.get("subject", m.get("topic"))) if stream_id is not None else "",
-                content,
-                sanitize_html(plan.rendered_or_escaped(m.get("rendered_content"), content)),
-                clients.get(as_int(m.get("sending_client")), ""),
-                as_int(m.get("date_sent")),
-                as_opt_int(m.get("last_edit_time")),
-                moved,
-                history,
-                int(bool(m.get("has_link"))),
-                int(bool(m.get("has_image"))),
-                int(bool(m.get("has_attachment"))),
-                int(content.startswith("/me ")),
-            )
-        )
-    ums: list[tuple[object, ...]] = []
-    for um in chunk.get("zerver_usermessage", []):  # the hot loop: 10-20 rows per message
-        uid, mid, mask = um["user_profile"], um["message"], um.get("flags_mask", 0)
-        if not (isinstance(uid, int) and isinstance(mid, int) and isinstance(mask, int)):
-            raise ZulipError(f"zerver_usermessage row {um.get('id')} is malformed")
-        bits = _teamchat_flags(mask)
-        bits = (bits | flags.IS_PRIVATE) if mid in is_dm else (bits & ~flags.IS_PRIVATE)
-        ums.append((uid, mid, bits))
-    # Sorted by the primary key, rows land next to each other in the index.
-    ums.sort()
-    return rows, ums
-
-
-async def _import_reactions(tx: Tx, data: TableData, summary: ImportSummary) -> None:
-    rows = [
-        (
-            as_int(r["message"]),
-            as_int(r["user_profile"]),
-            as_str(r.get("emoji_name")),
-            as_str(r.get("emoji_code")),
-            as_str(r.get("reaction_type"), "unicode_emoji"),
-        )
-        for r in data.get("zerver_reaction", [])
-    ]
-    await bulk.insert_reactions(tx, rows)
-    summary.counts["reactions"] = len(rows)
