@@ -19,6 +19,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 
+import emoji as emoji_package
+
 from teamchat.lib import emoji
 from teamchat.lib import zulip_export_format as fmt
 from teamchat.lib.slack_export_org import Conversation, SlackOrg
@@ -227,7 +229,7 @@ class MessageRows:
         reactions = message.get("reactions")
         for reaction in map(_dict, reactions if isinstance(reactions, list) else []):
             name = _str(reaction.get("name")).split("::", 1)[0]
-            code = emoji.name_to_codepoint(name)
+            code = emoji.name_to_codepoint(name) or _slack_codepoint(name)
             zulip_name = emoji.codepoint_to_name(code) if code else None
             if code is None or zulip_name is None:
                 continue  # a custom or unknown emoji (Zulip skips them too)
@@ -302,3 +304,13 @@ def _plain(markdown: str) -> str:
 
 def _truncate(text: str, limit: int) -> str:
     return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def _slack_codepoint(name: str) -> str | None:
+    """The code point of one of Slack's emoji names that Zulip names otherwise (thumbsup,
+    white_check_mark), from the emoji package's alias table; None for custom emoji."""
+    glyph = emoji_package.emojize(f":{name}:", language="alias")
+    if glyph == f":{name}:":
+        return None
+    code = "-".join(f"{ord(ch):x}" for ch in glyph if ord(ch) != 0xFE0F)
+    return code if emoji.codepoint_to_name(code) else None
