@@ -13,6 +13,7 @@ import pytest
 
 from tests.support import web
 from tests.support.api import Api
+from tests.support.channels import default_stream_ids
 from tests.support.org import Watcher, user_with_role
 from tests.support.server import ServerProcess
 from tests.test_events import check_event_schema
@@ -68,7 +69,7 @@ def test_a_link_with_default_channels_subscribes_and_tells_the_subscribers(
         with sign_up(server, link, email) as newcomer:
             mine = subscribed_ids(newcomer)
             new_id = int(newcomer.ok("GET", "/users/me")["user_id"])
-            realm_defaults = set(owner.ok("GET", "/default_streams")["default_streams"])
+            realm_defaults = set(default_stream_ids(owner))
         assert mine == realm_defaults | {extra}
         assert other not in mine
         events = watcher.events()

@@ -124,6 +124,7 @@ class GuardedHttpProtocol(HttpToolsProtocol):
     _ip = ""
     _counted = False
     _header_bytes = 0
+    _tail = b""
     _in_headers = False
 
     # -- connection -----------------------------------------------------------------------
@@ -162,7 +163,12 @@ class GuardedHttpProtocol(HttpToolsProtocol):
             # request's deadline runs from here.
             self._start_headers()
         if self._in_headers:
-            self._header_bytes += len(data)
+            # Only the bytes up to the blank line that ends the headers count: a client may
+            # send its headers and the start of a large body in one packet.
+            seen = self._tail + data
+            end = seen.find(b"\r\n\r\n")
+            self._header_bytes += len(data) if end < 0 else max(0, end + 4 - len(self._tail))
+            self._tail = seen[-3:]
             if self._header_bytes > self.limits.max_header_bytes:
                 self._close_with("headers_too_large", _HEADERS_TOO_LARGE,
                                  "closed connections whose headers passed %d bytes",
@@ -194,6 +200,7 @@ class GuardedHttpProtocol(HttpToolsProtocol):
     def _start_headers(self) -> None:
         self._in_headers = True
         self._header_bytes = 0
+        self._tail = b""
         self._arm(self.limits.header_timeout_secs, self._headers_timed_out)
 
     def _arm(self, delay: float, callback: Any) -> None:

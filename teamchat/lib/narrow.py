@@ -44,7 +44,10 @@ def _check_operand(operator: str, operand: object) -> None:
         if not (isinstance(operand, str) or _is_int(operand)):
             raise BadNarrowError("operand is not a string or integer")
     elif operator in ID_LIST_OPERATORS:
-        ids = isinstance(operand, list) and all(_is_int(item) for item in operand)
+        # A list of emails too, beyond Zulip's ids: clients have sent both.
+        ids = isinstance(operand, list) and all(
+            _is_int(item) or isinstance(item, str) for item in operand
+        )
         if not (isinstance(operand, str) or ids):
             raise BadNarrowError("operand is not a string or an integer list")
     elif not isinstance(operand, str):
