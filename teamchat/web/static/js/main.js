@@ -9,7 +9,7 @@ import { State } from "./state.js";
 import { announceMessage, keepFocusAcross } from "./views/a11y.js";
 import { ChannelBrowser } from "./views/channel_browser.js";
 import { renderChannelBar } from "./views/channel_bar.js";
-import { ComposeBanner, composeStreamId } from "./views/compose_banner.js";
+import { ComposeBanner } from "./views/compose_banner.js";
 import { Compose } from "./views/compose.js";
 import { ComposeTools } from "./views/compose_tools.js";
 import { Keyboard } from "./views/keyboard.js";
@@ -202,7 +202,7 @@ class App {
     this.compose.setNarrow(this.narrow);
     this.list.setEchoes(this.compose.echoes);
     this.drawLeft();
-    renderChannelBar(this.channelBar, this.state, this.narrow);
+    this.drawChannelBar();
     if (this.narrow.kind === "channel") this.loadTopics(this.narrow.streamId);
     try {
       await this.list.load();
@@ -294,11 +294,19 @@ class App {
   // box that had no channel to send to (this person just subscribed to the one on screen).
   channelsChanged() {
     this.channelBrowser.refresh();
-    renderChannelBar(this.channelBar, this.state, this.narrow);
+    const joined = this.unsubscribedHere;
+    this.drawChannelBar();
     $("narrow-title").textContent = this.title(this.narrow);
-    const subscribedHere = this.narrow.kind === "channel" && this.state.channels.has(this.narrow.streamId);
-    if (subscribedHere && composeStreamId(this.compose) === null) this.compose.setNarrow(this.narrow);
+    // Just subscribed to the channel on screen: compose to it (it was not on offer before).
+    if (joined != null && this.unsubscribedHere == null) this.compose.setNarrow(this.narrow);
     this.composeBanner.check();
+  }
+
+  // The bar above an unsubscribed channel's messages; remembers which channel that is.
+  drawChannelBar() {
+    renderChannelBar(this.channelBar, this.state, this.narrow);
+    const here = this.narrow.kind === "channel" ? this.narrow.streamId : null;
+    this.unsubscribedHere = here !== null && !this.state.channels.has(here) ? here : null;
   }
 
   // The event queue is gone: register again, then refetch what is on screen.
