@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Iterator
+from typing import Any
 
 import pytest
 from playwright.sync_api import Browser, Page, sync_playwright
@@ -32,12 +33,16 @@ def open_page(browser: Browser) -> Iterator[Callable[..., Page]]:
     contexts = []
     errors: list[str] = []
 
-    def factory(viewport: dict[str, int] = DESKTOP, color_scheme: str = "light") -> Page:
-        # Reduced motion: no sliding menu half-way through a screenshot.
+    def factory(
+        viewport: dict[str, int] = DESKTOP, color_scheme: str = "light", **options: Any
+    ) -> Page:
+        # Reduced motion: no sliding menu half-way through a screenshot. `options`: more of
+        # Playwright's context options (has_touch, is_mobile for a phone).
         context = browser.new_context(
             viewport=viewport,  # type: ignore[arg-type]
             reduced_motion="reduce",
             color_scheme=color_scheme,  # type: ignore[arg-type]
+            **options,
         )
         contexts.append(context)
         page = context.new_page()
