@@ -10,12 +10,18 @@ from typing import Any, cast
 from litestar import Request
 from litestar.types import Scope
 
-from teamchat.actions.people.auth import authenticate_api_key
+from teamchat.actions.people.auth import authenticate_api_key, authenticate_webhook_key
 from teamchat.actions.people.web_sessions import authenticate_session
-from teamchat.errors import CsrfFailedError, SessionRequiredError, UnauthorizedError
+from teamchat.errors import (
+    CsrfFailedError,
+    RequestVariableMissingError,
+    SessionRequiredError,
+    UnauthorizedError,
+    ZulipError,
+)
 from teamchat.http.params import Params
 from teamchat.lib.messages import client_name
-from teamchat.records import UserRow, WebSessionRow
+from teamchat.records import BotType, UserRow, WebSessionRow
 from teamchat.runtime import Runtime
 
 
@@ -122,23 +128,35 @@ def route_takes(request: Request[Any, Any, Any], name: str) -> bool:
 
 async def provide_user(request: Request[Any, Any, Any], rt: Runtime, params: Params) -> UserRow:
     """The authenticated user; then a body that could not be read is the request's error."""
-    user = await _authenticate(request, rt)
+    user = await _authenticate(request, rt, params)
     if params.unreadable is not None:
         raise params.unreadable
     return user
 
 
-async def _authenticate(request: Request[Any, Any, Any], rt: Runtime) -> UserRow:
+# Integration URLs: the tool knows only the URL, so the bot's key rides in it (api_key).
+_WEBHOOK_PREFIX = "/api/v1/external/"
+
+
+async def _authenticate(request: Request[Any, Any, Any], rt: Runtime, params: Params) -> UserRow:
+    webhook = str(request.scope.get("path", "")).startswith(_WEBHOOK_PREFIX)
     if request.scope.get(_VIA_JSON):
         user = await session_user(request, rt)
     else:
         credentials = basic_credentials(request)
         if credentials is not None:
             user = await authenticate_api_key(rt, *credentials)
+        elif webhook:
+            if not params.has("api_key"):
+                raise RequestVariableMissingError("api_key")
+            user = await authenticate_webhook_key(rt, params.values["api_key"])
         elif _session_at_root(request):
             user = await session_user(request, rt)
         else:
             raise UnauthorizedError()
+    if user.bot_type == BotType.INCOMING_WEBHOOK and not webhook:
+        # zulip-compat: validate_api_key without allow_webhook_access.
+        raise ZulipError("This API is not available to incoming webhook bots.")
     request.scope["state"]["user_id"] = user.id
     request.scope["state"]["user_email"] = user.delivery_email  # for the access log
     return user

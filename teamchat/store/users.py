@@ -53,6 +53,11 @@ async def get_user_by_delivery_email(conn: Conn, email: str) -> UserRow | None:
     return _row(row) if row else None
 
 
+async def get_user_by_api_key(conn: Conn, api_key: str) -> UserRow | None:
+    row = await conn.fetchone(f"SELECT {_COLUMNS} FROM users WHERE api_key = ?", (api_key,))
+    return _row(row) if row else None
+
+
 async def list_users(
     conn: Conn, *, user_ids: list[int] | None = None, is_active: bool | None = None
 ) -> list[UserRow]:

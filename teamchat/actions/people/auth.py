@@ -6,6 +6,7 @@ import asyncio
 import functools
 import hmac
 import ipaddress
+import re
 
 from teamchat.actions.org.realm_deactivation import check_realm_active
 from teamchat.actions.people.users import find_user_by_email
@@ -13,6 +14,7 @@ from teamchat.errors import (
     AuthenticationFailedError,
     InvalidAPIKeyError,
     RateLimitedError,
+    UnauthorizedError,
     UserDeactivatedError,
     ZulipError,
 )
@@ -56,6 +58,26 @@ async def authenticate_api_key(rt: Runtime, username: str, api_key: str) -> User
             if len(rt.auth_cache) >= _AUTH_CACHE_ENTRIES:
                 rt.auth_cache.clear()
             rt.auth_cache[(username, api_key)] = (version, user)
+    check_api_rate_limit(rt, user)
+    return user
+
+
+_API_KEY_FORMAT = re.compile(r"[a-zA-Z0-9]{32}")
+
+
+async def authenticate_webhook_key(rt: Runtime, api_key: str) -> UserRow:
+    """The active user whose key this is (an integration URL carries only the key, no email),
+    else Zulip's 401: "Malformed API key" or "Invalid API key"."""
+    api_key = api_key.strip()
+    if not _API_KEY_FORMAT.fullmatch(api_key):
+        raise UnauthorizedError("Malformed API key")
+    async with rt.db.read() as conn:
+        await check_realm_active(conn)
+        user = await store_users.get_user_by_api_key(conn, api_key)
+    if user is None:
+        raise InvalidAPIKeyError()
+    if not user.is_active:
+        raise UserDeactivatedError()
     check_api_rate_limit(rt, user)
     return user
 

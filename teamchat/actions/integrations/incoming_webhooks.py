@@ -1,0 +1,168 @@
+"""Incoming webhooks: send what an integration formatted, as the bot, through the ordinary
+send action (Zulip's check_send_webhook_message), and tell the bot's owner what went wrong.
+
+Formatting lives in `webhooks/` (pure); the HTTP entry point is `http/webhooks.py`.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+from dataclasses import dataclass
+
+from teamchat.actions.integrations.webhooks import INTEGRATIONS
+from teamchat.actions.integrations.webhooks.base import (
+    Integration,
+    Notice,
+    UnsupportedWebhookEventTypeError,
+    WebhookRequest,
+    event_wanted,
+)
+from teamchat.actions.messages.message_send import SendRequest, check_send_message, internal_request
+from teamchat.actions.org.system_bots import NOTIFICATION_BOT, ensure_system_bot
+from teamchat.errors import (
+    ResourceNotFoundError,
+    StreamDoesNotExistError,
+    StreamIdDoesNotExistError,
+    ZulipError,
+)
+from teamchat.records import UserRow
+from teamchat.runtime import Runtime
+from teamchat.store import users as user_store
+
+log = logging.getLogger(__name__)
+
+# zulip-compat: send_rate_limited_pm_notification_to_bot_owner tells an owner at most once a
+# day per bot. Kept in memory: a restart may repeat one notice, never lose a message.
+OWNER_NOTICE_INTERVAL_SECS = 24 * 3600
+_last_owner_notice: dict[int, float] = {}
+
+# A mention written by the tool's payload (`@**all**`, `@**Name**`, `@*group*`) becomes a
+# silent one: it still shows who was named but notifies nobody, so no commit message or
+# issue title can page a channel or a person.
+_MENTION_RE = re.compile(r"(?<![\w@])@(?=\*)")
+
+MISSING_HEADER_NOTICE = (
+    "Hi there!  Your bot {bot_name} just sent an HTTP request to {path} that\n"
+    "is missing the HTTP {header} header.  Because this header is how\n"
+    "{integration} indicates the event type, this usually indicates a configuration\n"
+    "issue, where you either entered the URL for a different integration, or are running\n"
+    "an older version of the third-party service that doesn't provide that header.\n"
+    "Contact {support} if you need help debugging!"
+)
+INVALID_JSON_NOTICE = (
+    "Hi there! It looks like you tried to set up the Zulip {webhook_name} integration,\n"
+    "but didn't correctly configure the webhook to send data in the JSON format\n"
+    "that this integration expects!"
+)
+
+
+@dataclass(frozen=True)
+class WebhookTarget:
+    """Where the URL asks the message to go, and which events it wants."""
+
+    stream: str | None
+    topic: str | None
+    only_events: list[str] | None
+    exclude_events: list[str] | None
+    realm_url: str
+
+
+def access_integration(name: str) -> Integration:
+    integration = INTEGRATIONS.get(name)
+    if integration is None:
+        raise ResourceNotFoundError("Not Found")
+    return integration
+
+
+def silence_mentions(body: str) -> str:
+    return _MENTION_RE.sub("@_", body)
+
+
+async def check_send_webhook_message(
+    rt: Runtime, bot: UserRow, integration: Integration, req: WebhookRequest, target: WebhookTarget
+) -> None:
+    """Format the delivery and send it as `bot`: to the channel and topic the URL names,
+    else to the bot's owner. An unknown channel is not an error: the owner is told."""
+    try:
+        result = integration.format(req)
+    except UnsupportedWebhookEventTypeError as error:
+        log.info("webhook %s: %s", integration.name, error.msg)
+        raise
+    notices = [] if result is None else [result] if isinstance(result, Notice) else result
+    for notice in notices:
+        if event_wanted(notice.event, target.only_events, target.exclude_events):
+            await _send(rt, bot, integration, notice, target)
+
+
+async def _send(
+    rt: Runtime, bot: UserRow, integration: Integration, notice: Notice, target: WebhookTarget
+) -> None:
+    client = f"Zulip{integration.display_name.replace(' ', '')}Webhook"
+    body = silence_mentions(notice.body)
+    if target.stream is None:
+        owner = bot.bot_owner_id if bot.bot_owner_id is not None else bot.id
+        request = SendRequest(
+            recipient_type="private", to=[owner], topic=None, content=body, client=client,
+            realm_url=target.realm_url,
+        )  # fmt: skip
+        await check_send_message(rt, bot, request)
+        return
+    stream = target.stream.strip()
+    to: str | int = int(stream) if stream.isdecimal() else stream
+    request = SendRequest(
+        recipient_type="stream", to=to, topic=target.topic or notice.topic, content=body,
+        client=client, realm_url=target.realm_url,
+    )  # fmt: skip
+    try:
+        await check_send_message(rt, bot, request)
+    except StreamIdDoesNotExistError:
+        await notify_bot_owner(
+            rt, bot, f"Your bot `{bot.delivery_email}` tried to send a message to channel ID"
+            f" {to}, but there is no channel with that ID.", target.realm_url,
+        )  # fmt: skip
+    except StreamDoesNotExistError:
+        await notify_bot_owner(
+            rt, bot, f"Your bot `{bot.delivery_email}` tried to send a message to channel"
+            f" #**{stream}**, but that channel does not exist. Click [here](#channels/new) to"
+            " create it.", target.realm_url,
+        )  # fmt: skip
+
+
+async def notify_bot_owner(rt: Runtime, bot: UserRow, content: str, realm_url: str) -> None:
+    """A direct message from the Notification Bot to the bot's owner, at most once a day."""
+    if bot.bot_owner_id is None:
+        return
+    now = rt.clock()
+    last = _last_owner_notice.get(bot.id)
+    if last is not None and now - last < OWNER_NOTICE_INTERVAL_SECS:
+        return
+    async with rt.db.read() as conn:
+        owner = await user_store.get_user_by_id(conn, bot.bot_owner_id)
+    if owner is None or not owner.is_active:
+        return
+    _last_owner_notice[bot.id] = now
+    sender = await ensure_system_bot(rt, NOTIFICATION_BOT)
+    try:
+        await check_send_message(
+            rt, sender, internal_request("private", [owner.id], None, content, realm_url)
+        )
+    except ZulipError as error:
+        log.info("could not tell the owner of bot %s: %s", bot.id, error.msg)
+
+
+async def notify_missing_header(
+    rt: Runtime, bot: UserRow, integration: Integration, path: str, header: str, realm_url: str
+) -> None:
+    content = MISSING_HEADER_NOTICE.format(
+        bot_name=bot.full_name, path=path, header=header,
+        integration=integration.display_name, support="your organization administrators",
+    )  # fmt: skip
+    await notify_bot_owner(rt, bot, content, realm_url)
+
+
+async def notify_invalid_json(
+    rt: Runtime, bot: UserRow, integration: Integration, realm_url: str
+) -> None:
+    content = INVALID_JSON_NOTICE.format(webhook_name=integration.display_name)
+    await notify_bot_owner(rt, bot, content, realm_url)
