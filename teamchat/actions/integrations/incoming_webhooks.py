@@ -20,12 +20,14 @@ from teamchat.actions.integrations.webhooks.base import (
 )
 from teamchat.actions.messages.message_send import SendRequest, check_send_message, internal_request
 from teamchat.actions.org.system_bots import NOTIFICATION_BOT, ensure_system_bot
+from teamchat.actions.state import StateContext, state_fetcher
 from teamchat.errors import (
     ResourceNotFoundError,
     StreamDoesNotExistError,
     StreamIdDoesNotExistError,
     ZulipError,
 )
+from teamchat.lib.api_types import JsonDict
 from teamchat.records import UserRow
 from teamchat.runtime import Runtime
 from teamchat.store import users as user_store
@@ -66,6 +68,27 @@ class WebhookTarget:
     only_events: list[str] | None
     exclude_events: list[str] | None
     realm_url: str
+
+
+def integration_descriptions() -> list[JsonDict]:
+    """Register's `realm_incoming_webhook_bots`: the integrations this server serves, for
+    clients that build integration URLs (the web client's Integrations page)."""
+    return [
+        {
+            "name": integration.name,
+            "display_name": integration.display_name,
+            # zulip-compat: null for an integration that does not filter events.
+            "all_event_types": list(integration.events) or None,
+            "config_options": [],
+            "url_options": [],
+        }
+        for integration in sorted(INTEGRATIONS.values(), key=lambda item: item.name)
+    ]
+
+
+@state_fetcher("realm_incoming_webhook_bots")
+async def _incoming_webhook_bots_state(ctx: StateContext) -> None:
+    ctx.state["realm_incoming_webhook_bots"] = integration_descriptions()
 
 
 def access_integration(name: str) -> Integration:
