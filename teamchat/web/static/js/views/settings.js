@@ -1,6 +1,7 @@
 // Settings, one dialog in sections: profile (name, avatar), status, account (password, the
-// way to the API key and zuliprc for other clients), display (theme, time zone) and
-// notifications. Changes come back as events; refreshSettings shows them while it is open.
+// way to the API key and zuliprc for other clients), display (theme, time zone),
+// notifications, and the way to the Integrations page (views/integrations.js). Changes come
+// back as events; refreshSettings shows them while it is open.
 
 import { patch } from "../api.js";
 import { el } from "../dom.js";
@@ -23,6 +24,7 @@ function sectionNav(dialog) {
     ["account", "Account"],
     ["display", "Display"],
     ["notifications", "Notifications"],
+    ["integrations", "Integrations"],
   ];
   return el(
     "nav",
@@ -96,6 +98,12 @@ export function openSettings(dialog, state, info) {
       ]),
       section("display", "Display", [displaySection(info)]),
       section("notifications", "Notifications", [notificationsRow(), notificationTable(info)]),
+      section("integrations", "Integrations", [
+        el("p", { text: "Tools such as GitHub, GitLab or Sentry can post to a channel through a bot of yours." }),
+        el("div", { class: "row" }, [
+          el("button", { type: "button", dataset: { action: "integrations" }, text: "Connect an integration" }),
+        ]),
+      ]),
     ]),
     el("div", { class: "row" }, [
       el("button", { type: "button", text: "Close", onclick: () => dialog.close() }),
