@@ -89,11 +89,15 @@ def test_github_url_from_the_page_posts_into_the_channel(
     expect(message_with(page, "pushed 1 commit to branch main")).to_contain_text(name)
     expect(page.locator("#messages")).to_contain_text("Hello-World / main")
 
-    # A delivery to a channel that does not exist: the owner is told, and the page shows it.
+    # A delivery to a channel that does not exist: the owner is told, and the open page shows
+    # it at once.
+    open_integrations(page)
+    expect(dialog.locator(".integration-bot", has_text=name)).to_contain_text(
+        "No recent notices"
+    )
     missing = re.sub(r"stream=\d+", "stream=no-such-channel", url)
     answer = httpx.post(missing, json=push["payload"], headers=push["headers"], timeout=30)
     assert answer.status_code == 200, answer.text
-    open_integrations(page)
     notices = dialog.get_by_role("list", name=f"Notices about {name}")
     expect(notices).to_contain_text("no-such-channel")
     expect(notices).to_contain_text("does not exist")

@@ -41,10 +41,10 @@ test("my incoming-webhook bots, and the notices that name one of them", () => {
   assert.deepEqual(myWebhookBots({ users, myId: 1 }).map((bot) => bot.user_id), [2]);
   const bot = users.get(2);
   const messages = [
-    { id: 10, content: "Your bot `github-bot@x` tried to send a message to channel #**nope**" },
-    { id: 11, content: "Hi there!  Your bot GitHub Bot just sent an HTTP request" },
-    { id: 12, content: "Your bot GitHub Bot 2 just sent an HTTP request" },
-    { id: 13, content: "You were subscribed to #**general**" },
+    { id: 10, text: "Your bot `github-bot@x` tried to send a message to channel #**nope**" },
+    { id: 11, text: "Hi there!  Your bot GitHub Bot just sent an HTTP request" },
+    { id: 12, text: "Your bot GitHub Bot 2 just sent an HTTP request" },
+    { id: 13, text: "You were subscribed to #**general**" },
   ];
-  assert.deepEqual(noticesAbout(bot, messages).map((message) => message.id), [11, 10]);
+  assert.deepEqual(noticesAbout(bot, messages).map((notice) => notice.id), [11, 10]);
 });

@@ -280,6 +280,7 @@ class App {
       }
     }
     this.org.apply(events);
+    this.integrations.apply(events);
     if (events.some((event) => CHANNEL_EVENTS.has(event.type))) this.channelsChanged();
     if (events.some((event) => event.type === "stream" || event.type === "realm")) {
       this.state.realmName = this.org.model.realm.name;

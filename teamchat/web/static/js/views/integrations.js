@@ -7,7 +7,7 @@
 
 import { post } from "../api.js";
 import { el } from "../dom.js";
-import { BotNotices, INCOMING_WEBHOOK_BOT } from "./integrations_notices.js";
+import { BotNotices, INCOMING_WEBHOOK_BOT, notificationBot } from "./integrations_notices.js";
 
 const DOCS = "https://zulip.com/integrations/doc/";
 const NEW_BOT = "new";
@@ -64,6 +64,15 @@ export class IntegrationsPage {
     this.integrations = [...(registered.realm_incoming_webhook_bots || [])].sort((a, b) =>
       a.display_name.localeCompare(b.display_name),
     );
+  }
+
+  // A notice from Notification Bot while the page is open: show it under its bot.
+  apply(events) {
+    if (!this.dialog.open) return;
+    const sender = notificationBot(this.state);
+    if (events.some((event) => event.type === "message" && event.message.sender_id === sender?.user_id)) {
+      this.notices.load();
+    }
   }
 
   open() {

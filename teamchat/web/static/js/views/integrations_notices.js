@@ -5,7 +5,7 @@
 // name it; the whole conversation with Notification Bot is one link away. Public API only:
 // GET /bots (my bots and their keys) and GET /messages.
 
-import { get } from "../api.js";
+import { ApiError, get } from "../api.js";
 import { el } from "../dom.js";
 import { dmHash } from "../narrow.js";
 
@@ -27,12 +27,16 @@ export function notificationBot(state) {
 
 // The notices that name `bot` (by its email, or by its whole name: "GitHub Bot" is not
 // "GitHub Bot 2"), newest first.
-export function noticesAbout(bot, messages) {
+export function noticesAbout(bot, notices) {
   const escaped = bot.full_name.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
   const byName = new RegExp(`(?<!\\w)${escaped}(?!\\w| \\d)`);
-  return messages
-    .filter((message) => message.content.includes(bot.email) || byName.test(message.content))
+  return notices
+    .filter((notice) => notice.text.includes(bot.email) || byName.test(notice.text))
     .sort((a, b) => b.id - a.id);
+}
+
+function plainText(html) {
+  return new DOMParser().parseFromString(html, "text/html").body.textContent.trim();
 }
 
 export class BotNotices {
@@ -80,16 +84,26 @@ export class BotNotices {
   }
 
   async recentNotices() {
-    const sender = notificationBot(this.state);
-    if (!sender) return [];
-    const body = await get("/messages", {
-      anchor: "newest",
-      num_before: NOTICES_READ,
-      num_after: 0,
-      narrow: [{ operator: "dm", operand: [sender.user_id] }],
-      apply_markdown: false,
-    });
-    return body.messages.filter((message) => message.sender_id === sender.user_id);
+    // Notification Bot may be newer than this page's state: then it is found by its address.
+    const known = notificationBot(this.state);
+    const who = known ? [known.user_id] : `notification-bot@${this.state.realmHost}`;
+    let body;
+    try {
+      body = await get("/messages", {
+        anchor: "newest",
+        num_before: NOTICES_READ,
+        num_after: 0,
+        narrow: [{ operator: "dm", operand: who }],
+      });
+    } catch (error) {
+      if (error instanceof ApiError && error.status === 400) return []; // no such bot yet
+      throw error;
+    }
+    // Its side of the conversation, the server's rendered (sanitized) HTML read as text:
+    // links and code become their words.
+    return body.messages
+      .filter((message) => message.sender_id !== this.state.myId)
+      .map((message) => ({ id: message.id, timestamp: message.timestamp, text: plainText(message.content) }));
   }
 
   // `keys` null: still loading.
@@ -129,7 +143,7 @@ export class BotNotices {
               datetime: new Date(message.timestamp * 1000).toISOString(),
               text: new Date(message.timestamp * 1000).toLocaleString([], { dateStyle: "medium", timeStyle: "short" }),
             }),
-            el("span", { text: ` ${message.content}` }),
+            el("span", { text: ` ${message.text}` }),
           ]),
         ),
       );
