@@ -176,3 +176,21 @@ def test_a_payload_cannot_mention_everyone_or_anyone(hook: Hook) -> None:
     assert message is not None
     assert "@_**all** and @_**Hook Owner** and @_*everyone*" in message["content"]
     assert not {"mentioned", "wildcard_mentioned"} & set(message["flags"])
+
+
+def test_a_deactivated_bot_is_refused(hook: Hook) -> None:
+    hook.owner.ok("DELETE", f"/bots/{hook.bot['user_id']}")
+    response = hook.post(ISSUE["payload"], HEADERS, stream=hook.channel)
+    assert_error(response, "Account is deactivated", "USER_DEACTIVATED", 401)
+
+
+def test_a_json_body_sent_as_a_form_is_still_read(hook: Hook) -> None:
+    # Some tools (Grafana 7) label their JSON body as a form.
+    response = hook.post(
+        json.dumps(ISSUE["payload"]),
+        {**HEADERS, "Content-Type": "application/x-www-form-urlencoded"},
+        stream=hook.channel,
+    )
+    assert_success(response)
+    message = newest(hook.owner, in_channel(hook.channel))
+    assert message is not None and message["content"] == ISSUE["expected"]["content"]

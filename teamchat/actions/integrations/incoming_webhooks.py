@@ -6,9 +6,11 @@ Formatting lives in `webhooks/` (pure); the HTTP entry point is `http/webhooks.p
 
 from __future__ import annotations
 
+import dataclasses
 import logging
 import re
 from dataclasses import dataclass
+from urllib.parse import unquote
 
 from teamchat.actions.integrations.webhooks import INTEGRATIONS
 from teamchat.actions.integrations.webhooks.base import (
@@ -107,6 +109,8 @@ async def check_send_webhook_message(
 ) -> None:
     """Format the delivery and send it as `bot`: to the channel and topic the URL names,
     else to the bot's owner. An unknown channel is not an error: the owner is told."""
+    if integration.needs_people:
+        req = dataclasses.replace(req, people=await _people(rt))
     try:
         result = integration.format(req)
     except UnsupportedWebhookEventTypeError as error:
@@ -116,6 +120,12 @@ async def check_send_webhook_message(
     for notice in notices:
         if event_wanted(notice.event, target.only_events, target.exclude_events):
             await _send(rt, bot, integration, notice, target)
+
+
+async def _people(rt: Runtime) -> tuple[tuple[str, str], ...]:
+    async with rt.db.read() as conn:
+        users = await user_store.list_users(conn, is_active=True)
+    return tuple((user.delivery_email, user.full_name) for user in users)
 
 
 async def _send(
@@ -131,11 +141,14 @@ async def _send(
         )  # fmt: skip
         await check_send_message(rt, bot, request)
         return
-    stream = target.stream.strip()
+    stream, topic = target.stream.strip(), target.topic
+    if integration.unquote_url_parameters:
+        # zulip-compat: Jira double-escapes URLs, so Zulip decodes stream and topic again.
+        stream, topic = unquote(stream), unquote(topic) if topic is not None else None
     to: str | int = int(stream) if stream.isdecimal() else stream
     request = SendRequest(
-        recipient_type="stream", to=to, topic=target.topic or notice.topic, content=body,
-        client=client, realm_url=target.realm_url,
+        recipient_type="stream", to=to, topic=notice.topic if topic is None else topic,
+        content=body, client=client, realm_url=target.realm_url,
     )  # fmt: skip
     try:
         await check_send_message(rt, bot, request)

@@ -8,8 +8,11 @@ from __future__ import annotations
 
 from teamchat.actions.integrations.webhooks import (
     alerts,
+    circleci,
+    gitea,
     github,
     gitlab,
+    jira,
     json_format,
     sentry,
     slack_incoming,
@@ -21,8 +24,12 @@ INTEGRATIONS: dict[str, Integration] = {
     for integration in (
         alerts.ALERTMANAGER,
         alerts.GRAFANA,
+        circleci.INTEGRATION,
+        gitea.GITEA,
+        gitea.GOGS,
         github.INTEGRATION,
         gitlab.INTEGRATION,
+        jira.INTEGRATION,
         json_format.INTEGRATION,
         sentry.INTEGRATION,
         slack_incoming.INTEGRATION,

@@ -3,11 +3,15 @@ Zulip's words. Pure."""
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
-
 from msgspec import Struct, field
 
-from teamchat.actions.integrations.webhooks.base import Integration, Notice, WebhookRequest
+from teamchat.actions.integrations.webhooks.base import (
+    AnomalousWebhookPayloadError,
+    Integration,
+    Notice,
+    WebhookRequest,
+    global_time,
+)
 
 # Alertmanager: the emoji before each alert, by its `severity` label (unknown: :alert:).
 SEVERITY_EMOJI = {
@@ -90,14 +94,6 @@ ALERTMANAGER = Integration(
 )
 
 
-def global_time(value: str) -> str:
-    """Zulip's <time:...> syntax for a timestamp (seconds precision, its own offset)."""
-    moment = datetime.fromisoformat(value)
-    if moment.tzinfo is None:
-        moment = moment.replace(tzinfo=UTC)
-    return f"<time:{moment.replace(microsecond=0).isoformat()}>"
-
-
 def _listing(items: dict[str, object]) -> str:
     return "".join(f"- {key}: {value}\n" for key, value in items.items())
 
@@ -114,8 +110,8 @@ def _grafana_alert(req: WebhookRequest, alert: Alert) -> Notice:
         body += f"This alert was fired at {global_time(alert.startsAt)}."
         if alert.endsAt != NEVER:
             body += f"\n\nThis alert was resolved at {global_time(alert.endsAt)}."
-    except ValueError:
-        raise req.unsupported(alert.status) from None
+    except (ValueError, OverflowError):
+        raise AnomalousWebhookPayloadError(req.webhook_name) from None
     if alert.labels:
         body += f"\n\nLabels:\n{_listing(dict(alert.labels))}\n"
     if alert.values:

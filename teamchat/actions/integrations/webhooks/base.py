@@ -6,6 +6,7 @@ from __future__ import annotations
 import fnmatch
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+from datetime import UTC, datetime
 from typing import TypeVar
 
 import msgspec
@@ -82,6 +83,9 @@ class WebhookRequest:
     params: Mapping[str, str]  # the URL's own options (branches, ...)
     # Zulip adds the PR/issue title to the text when the URL pins the topic.
     user_specified_topic: bool = False
+    # (delivery email, full name) of the realm's active users, oldest first, for the
+    # integrations that name people (Jira); empty for the others.
+    people: tuple[tuple[str, str], ...] = ()
 
     def header(self, name: str) -> str:
         value = self.headers.get(name.lower())
@@ -129,6 +133,17 @@ class Integration:
     accepts_form: bool = False
     # Extra fields of the success answer (Slack clients look for "ok": true).
     success_data: Mapping[str, object] = field(default_factory=dict)
+    # Tools that double-escape the URL (Jira): stream and topic are URL-decoded once more.
+    unquote_url_parameters: bool = False
+    needs_people: bool = False
+
+
+def global_time(value: str) -> str:
+    """Zulip's <time:...> syntax for a timestamp (seconds precision, its own offset)."""
+    moment = datetime.fromisoformat(value)
+    if moment.tzinfo is None:
+        moment = moment.replace(tzinfo=UTC)
+    return f"<time:{moment.replace(microsecond=0).isoformat()}>"
 
 
 def event_wanted(event: str | None, only: list[str] | None, exclude: list[str] | None) -> bool:

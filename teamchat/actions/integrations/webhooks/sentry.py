@@ -8,7 +8,13 @@ from urllib.parse import urljoin
 
 from msgspec import Struct, field
 
-from teamchat.actions.integrations.webhooks.base import Integration, Notice, WebhookRequest
+from teamchat.actions.integrations.webhooks.base import (
+    AnomalousWebhookPayloadError,
+    Integration,
+    Notice,
+    WebhookRequest,
+    global_time,
+)
 
 # Sentry's platform -> the code block language of the traceback.
 HIGHLIGHT = {
@@ -74,8 +80,11 @@ class IssuePayload(Struct, frozen=True):
     actor: Actor = field(default_factory=Actor)
 
 
-def _when(value: str) -> str:
-    return value.split(".")[0].replace("T", " ")
+def _when(req: WebhookRequest, value: str) -> str:
+    try:
+        return global_time(value)
+    except (ValueError, OverflowError):
+        raise AnomalousWebhookPayloadError(req.webhook_name) from None
 
 
 def _lines(lines: list[str] | None) -> str:
@@ -104,7 +113,7 @@ def event_notice(req: WebhookRequest, raw: object) -> Notice:
     version = int(event.version) if str(event.version).isdecimal() else 7
     if event.platform == "python" and version < 7 and event.title != SAMPLE_TITLE:
         raise req.unsupported("Raven SDK")  # Sentry's deprecated Python SDK
-    when = _when(event.datetime)
+    when = _when(req, event.datetime)
     if event.exception is not None:
         return Notice(topic=event.title, body=_exception_body(event, event.level, when))
     if event.logentry is not None:
@@ -125,7 +134,7 @@ def issue_notice(req: WebhookRequest, raw: object) -> Notice:
     texts = {
         "created": (
             f"\n**New issue created:** {issue.title}\n```quote\n**level:** {issue.level}\n"
-            f"**timestamp:** {_when(issue.lastSeen)}\n**assignee:** {assignee}\n```\n"
+            f"**timestamp:** {_when(req, issue.lastSeen)}\n**assignee:** {assignee}\n```\n"
         ),
         "resolved": f"\nIssue **{issue.title}** was marked as resolved by **{actor}**.\n",
         "assigned": (
@@ -134,7 +143,7 @@ def issue_notice(req: WebhookRequest, raw: object) -> Notice:
         "ignored": f"\nIssue **{issue.title}** was ignored by **{actor}**.\n",
     }
     if about.action not in texts:
-        raise req.unsupported("unknown-issue-action type")
+        raise req.unsupported(f"{about.action} action")
     return Notice(topic=issue.title, body=texts[about.action])
 
 
@@ -147,7 +156,10 @@ def _from_plain_webhook(payload: dict[str, object]) -> dict[str, object] | None:
     stamp = event.get("timestamp", event.get("received"))
     if not isinstance(stamp, int | float):
         return None
-    moment = datetime.fromtimestamp(stamp, UTC).isoformat(timespec="microseconds")
+    try:
+        moment = datetime.fromtimestamp(stamp, UTC).isoformat(timespec="microseconds")
+    except (ValueError, OverflowError, OSError):
+        return None
     url = str(payload.get("url", ""))
     web_url = urljoin(url, f"events/{event['event_id']}/")
     return {**payload, "event": {**event, "web_url": web_url, "datetime": moment}}

@@ -170,5 +170,10 @@ def render_attachment(item: Attachment) -> str:
     if item.footer:
         pieces.append(item.footer)
     if item.ts:
-        pieces.append(f"<time:{datetime.fromtimestamp(int(item.ts), tz=UTC).isoformat()}>")
+        try:
+            moment = datetime.fromtimestamp(int(item.ts), tz=UTC)
+        except (ValueError, OverflowError, OSError):
+            moment = None  # not a time Slack could have sent
+        if moment is not None:
+            pieces.append(f"<time:{moment.isoformat()}>")
     return _join(pieces)
