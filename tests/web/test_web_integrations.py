@@ -92,9 +92,7 @@ def test_github_url_from_the_page_posts_into_the_channel(
     # A delivery to a channel that does not exist: the owner is told, and the open page shows
     # it at once.
     open_integrations(page)
-    expect(dialog.locator(".integration-bot", has_text=name)).to_contain_text(
-        "No recent notices"
-    )
+    expect(dialog.locator(".integration-bot", has_text=name)).to_contain_text("No recent notices")
     missing = re.sub(r"stream=\d+", "stream=no-such-channel", url)
     answer = httpx.post(missing, json=push["payload"], headers=push["headers"], timeout=30)
     assert answer.status_code == 200, answer.text
