@@ -35,8 +35,12 @@ def open_integrations(page: Page) -> None:
 
 def generate_github_url(page: Page, channel: str) -> str:
     dialog = page.locator("#integrations")
+    page.fill("#integration-filter", "hub")
+    expect(dialog.locator(".integration-choice")).to_have_count(1)
+    page.fill("#integration-filter", "no such tool")
+    expect(dialog.get_by_text("No integration matches.")).to_be_visible()
     page.fill("#integration-filter", "git")
-    expect(dialog.locator(".integration-choice")).to_have_count(2)  # GitHub, GitLab
+    expect(dialog.locator(".integration-choice", has_text="GitLab")).to_be_visible()
     dialog.get_by_label("GitHub", exact=True).check()
     dialog.get_by_label("Send to").select_option(label=f"#{channel}")
     expect(dialog.get_by_label("New bot's name")).to_have_value(re.compile(r"^GitHub Bot( \d+)?$"))
@@ -154,6 +158,17 @@ def test_direct_message_url_has_no_channel_and_bad_names_are_refused(
     bots = person.ok("GET", "/bots")["bots"]
     assert [bot["full_name"] for bot in bots] == ["Sentry alerts Bot"]
     assert bots[0]["username"].startswith("sentry-alerts-bot@")
+
+    # A body that is not JSON: the owner's notice names the tool, not the bot; the page
+    # shows it apart.
+    url = dialog.locator("#integration-url").input_value()
+    answer = httpx.post(url, content=b"not json", timeout=30)
+    assert answer.status_code == 400, answer.text
+    others = dialog.get_by_role("list", name="Other notices about integrations")
+    expect(others).to_contain_text("Sentry integration")
+    expect(dialog.locator(".integration-bot", has_text="Sentry alerts Bot")).to_contain_text(
+        "No recent notices"
+    )
 
 
 def test_axe_finds_no_serious_problems_on_the_integrations_page(

@@ -3,7 +3,7 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 
 import { freshBotName, integrationUrl, shortNameOf } from "../../teamchat/web/static/js/views/integrations.js";
-import { myWebhookBots, noticesAbout } from "../../teamchat/web/static/js/views/integrations_notices.js";
+import { myWebhookBots, noticesAbout, otherNotices } from "../../teamchat/web/static/js/views/integrations_notices.js";
 
 test("the URL names the integration, the key, the channel by id and the topic", () => {
   assert.equal(
@@ -47,4 +47,6 @@ test("my incoming-webhook bots, and the notices that name one of them", () => {
     { id: 13, text: "You were subscribed to #**general**" },
   ];
   assert.deepEqual(noticesAbout(bot, messages).map((notice) => notice.id), [11, 10]);
+  const notJson = { id: 14, text: "It looks like you tried to set up the Zulip Sentry integration" };
+  assert.deepEqual(otherNotices([bot], [...messages, notJson]).map((notice) => notice.id), [14]);
 });

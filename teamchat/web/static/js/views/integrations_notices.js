@@ -35,6 +35,29 @@ export function noticesAbout(bot, notices) {
     .sort((a, b) => b.id - a.id);
 }
 
+// Notices about an integration that name none of `bots` (Zulip's note about a payload that
+// is not JSON names the tool, not the bot).
+export function otherNotices(bots, notices) {
+  const named = new Set(bots.flatMap((bot) => noticesAbout(bot, notices)));
+  return notices.filter((notice) => !named.has(notice) && /integration|webhook/i.test(notice.text)).sort((a, b) => b.id - a.id);
+}
+
+function noticeList(label, notices) {
+  return el(
+    "ul",
+    { class: "integration-notices", "aria-label": label },
+    notices.slice(0, SHOWN_PER_BOT).map((notice) =>
+      el("li", {}, [
+        el("time", {
+          datetime: new Date(notice.timestamp * 1000).toISOString(),
+          text: new Date(notice.timestamp * 1000).toLocaleString([], { dateStyle: "medium", timeStyle: "short" }),
+        }),
+        el("span", { text: ` ${notice.text}` }),
+      ]),
+    ),
+  );
+}
+
 function plainText(html) {
   return new DOMParser().parseFromString(html, "text/html").body.textContent.trim();
 }
@@ -112,9 +135,16 @@ export class BotNotices {
     mine.sort((a, b) => a.full_name.localeCompare(b.full_name));
     const sender = notificationBot(this.state);
     const rows = mine.map((bot) => this.row(bot, keys === null ? null : noticesAbout(bot, messages)));
+    const others = keys === null ? [] : otherNotices(mine, messages);
     this.node.replaceChildren(
       el("h3", { id: "integration-bots-title", text: "Your incoming webhook bots" }),
       rows.length ? el("ul", { class: "integration-bot-list" }, rows) : el("p", { class: "org-empty", text: "You have none yet." }),
+      others.length
+        ? el("div", { class: "integration-bot" }, [
+            el("strong", { text: "Other notices about integrations" }),
+            noticeList("Other notices about integrations", others),
+          ])
+        : null,
       sender
         ? el("p", {}, [
             el("span", { text: "What went wrong with a delivery is sent to you by Notification Bot: " }),
@@ -133,21 +163,7 @@ export class BotNotices {
     let about;
     if (notices === null) about = el("p", { class: "org-muted", text: "Looking for notices…" });
     else if (!notices.length) about = el("p", { class: "org-muted", text: "No recent notices about this bot." });
-    else {
-      about = el(
-        "ul",
-        { class: "integration-notices", "aria-label": `Notices about ${bot.full_name}` },
-        notices.slice(0, SHOWN_PER_BOT).map((message) =>
-          el("li", {}, [
-            el("time", {
-              datetime: new Date(message.timestamp * 1000).toISOString(),
-              text: new Date(message.timestamp * 1000).toLocaleString([], { dateStyle: "medium", timeStyle: "short" }),
-            }),
-            el("span", { text: ` ${message.text}` }),
-          ]),
-        ),
-      );
-    }
+    else about = noticeList(`Notices about ${bot.full_name}`, notices);
     return el("li", { class: "integration-bot" }, [
       el("strong", { text: bot.full_name }),
       el("span", { class: "org-muted", text: ` ${bot.email}` }),
