@@ -115,6 +115,25 @@ def test_github_url_from_the_page_posts_into_the_channel(
     expect(page.locator("#integration-url")).to_have_value(f"{url}&topic=our+repo")
     assert len(person.ok("GET", "/bots")["bots"]) == len(bots)
 
+    # Only some events: Zulip's only_events, which the server then applies.
+    dialog.get_by_text("Only some events").click()
+    dialog.get_by_role("group", name="Events to send").get_by_label("push_commits").check()
+    dialog.get_by_role("button", name="Generate URL").click()
+    only = f"{url}&topic=our+repo&only_events=%5B%22push_commits%22%5D"
+    expect(dialog.locator("#integration-url")).to_have_value(only)
+    ping = load_fixture("github", "ping")
+    answer = httpx.post(only, json=ping["payload"], headers=ping["headers"], timeout=30)
+    assert answer.status_code == 200, answer.text
+    answer = httpx.post(only, json=push["payload"], headers=push["headers"], timeout=30)
+    assert answer.status_code == 200, answer.text
+    topic = [
+        {"operator": "channel", "operand": stream_id},
+        {"operator": "topic", "operand": "our repo"},
+    ]
+    got = person.ok("GET", "/messages", anchor="newest", num_before=10, num_after=0, narrow=topic)
+    # The ping was left out; the push came through.
+    assert len(got["messages"]) == 1 and "pushed 1 commit" in got["messages"][0]["content"]
+
     for scheme in ("light", "dark"):
         for label, viewport in (("desktop", DESKTOP), ("phone", PHONE_844)):
             page.emulate_media(color_scheme=scheme)  # type: ignore[arg-type]
@@ -168,6 +187,27 @@ def test_direct_message_url_has_no_channel_and_bad_names_are_refused(
     expect(others).to_contain_text("Sentry integration")
     expect(dialog.locator(".integration-bot", has_text="Sentry alerts Bot")).to_contain_text(
         "No recent notices"
+    )
+
+
+def test_guests_are_not_offered_integrations(
+    server: ServerProcess,
+    owner: Api,
+    open_page,  # type: ignore[no-untyped-def]
+    make_user,  # type: ignore[no-untyped-def]
+) -> None:
+    guest: Api = make_user("Gus Guest")
+    owner.ok("PATCH", f"/users/{guest.user_id}", role=600)  # type: ignore[attr-defined]
+    page = open_page()
+    log_in(page, server.url, guest.email)
+    page.click("#settings-button")
+    nav = page.get_by_role("navigation", name="Settings sections")
+    expect(nav.get_by_role("button", name="Display")).to_be_visible()
+    expect(nav.get_by_role("button", name="Integrations")).to_have_count(0)
+    expect(page.get_by_role("button", name="Connect an integration")).to_have_count(0)
+    assert (
+        guest.post("/bots", full_name="Guest Bot", short_name="guest", bot_type=2).status_code
+        == 400
     )
 
 

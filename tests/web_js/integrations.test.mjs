@@ -11,6 +11,10 @@ test("the URL names the integration, the key, the channel by id and the topic", 
     "https://chat.example.com/api/v1/external/github?api_key=abc123&stream=7&topic=our+repo+%26+more",
   );
   assert.equal(integrationUrl("http://x", "json", "k", 7, ""), "http://x/api/v1/external/json?api_key=k&stream=7");
+  assert.equal(
+    integrationUrl("http://x", "github", "k", 7, "", ["push_commits", "issues"]),
+    "http://x/api/v1/external/github?api_key=k&stream=7&only_events=%5B%22push_commits%22%2C%22issues%22%5D",
+  );
   // No channel: the bot sends its owner a direct message, and a topic means nothing.
   assert.equal(integrationUrl("http://x", "sentry", "k", null, "ignored"), "http://x/api/v1/external/sentry?api_key=k");
 });

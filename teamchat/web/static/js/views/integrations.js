@@ -13,11 +13,13 @@ const DOCS = "https://zulip.com/integrations/doc/";
 const NEW_BOT = "new";
 const DM_TO_ME = "dm";
 
-// The URL an integration posts to (Zulip's integration URL: stream by id, topic optional).
-export function integrationUrl(origin, name, apiKey, streamId, topic) {
+// The URL an integration posts to (Zulip's integration URL: stream by id, topic and the
+// events wanted optional).
+export function integrationUrl(origin, name, apiKey, streamId, topic, onlyEvents = []) {
   const params = new URLSearchParams({ api_key: apiKey });
   if (streamId !== null) params.set("stream", String(streamId));
   if (streamId !== null && topic) params.set("topic", topic);
+  if (onlyEvents.length) params.set("only_events", JSON.stringify(onlyEvents));
   return `${origin}/api/v1/external/${encodeURIComponent(name)}?${params}`;
 }
 
@@ -140,7 +142,9 @@ export class IntegrationsPage {
       },
     });
     this.botNameField = field("integration-bot-name", "New bot's name", this.botName);
+    this.events = el("div", { class: "integration-events" });
     this.fillBots();
+    this.fillEvents();
     this.showTopic();
     return el("form", { class: "org-form", onsubmit: (event) => this.generate(event) }, [
       el("fieldset", { class: "org-checks integration-pick" }, [
@@ -150,6 +154,7 @@ export class IntegrationsPage {
       ]),
       el("div", { class: "org-row" }, [field("integration-where", "Send to", this.where), this.topicField]),
       el("div", { class: "org-row" }, [field("integration-bot", "Posted by", this.bot), this.botNameField]),
+      this.events,
       el("div", { class: "org-row" }, [el("button", { type: "submit", class: "primary", text: "Generate URL" })]),
     ]);
   }
@@ -177,6 +182,33 @@ export class IntegrationsPage {
     this.result.replaceChildren();
     this.status.textContent = "";
     this.fillBots();
+    this.fillEvents();
+  }
+
+  // Zulip's event filter: every event by default, or only those ticked (only_events).
+  fillEvents() {
+    const all = this.integration()?.all_event_types ?? null;
+    this.events.hidden = !all;
+    if (!all) {
+      this.events.replaceChildren();
+      return;
+    }
+    const boxes = all.map((name) =>
+      el("label", { class: "integration-event" }, [
+        el("input", { type: "checkbox", name: "only_events", value: name }),
+        el("span", { text: name }),
+      ]),
+    );
+    this.events.replaceChildren(
+      el("details", {}, [
+        el("summary", { text: "Only some events (every event by default)" }),
+        el("div", { class: "integration-event-list", role: "group", "aria-label": "Events to send" }, boxes),
+      ]),
+    );
+  }
+
+  onlyEvents() {
+    return [...this.events.querySelectorAll("input:checked")].map((box) => box.value);
   }
 
   suggestedName() {
@@ -225,7 +257,8 @@ export class IntegrationsPage {
     try {
       const key = await this.botKey(item);
       const streamId = this.where.value === DM_TO_ME ? null : Number(this.where.value);
-      const url = integrationUrl(location.origin, item.name, key, streamId, this.topic.value.trim());
+      const topic = this.topic.value.trim();
+      const url = integrationUrl(location.origin, item.name, key, streamId, topic, this.onlyEvents());
       this.status.textContent = "";
       this.showUrl(item, url);
     } catch (error) {
