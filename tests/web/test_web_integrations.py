@@ -103,6 +103,7 @@ def test_github_url_from_the_page_posts_into_the_channel(
     notices = dialog.get_by_role("list", name=f"Notices about {name}")
     expect(notices).to_contain_text("no-such-channel")
     expect(notices).to_contain_text("does not exist")
+    expect(dialog.locator(".integration-bots")).not_to_contain_text("null")
 
     # An existing bot can be chosen again: the same key, a topic of my own.
     page.fill("#integration-filter", "")
@@ -132,7 +133,7 @@ def test_github_url_from_the_page_posts_into_the_channel(
     ]
     got = person.ok("GET", "/messages", anchor="newest", num_before=10, num_after=0, narrow=topic)
     # The ping was left out; the push came through.
-    assert len(got["messages"]) == 1 and "pushed 1 commit" in got["messages"][0]["content"]
+    assert len(got["messages"]) == 1 and "1 commit to branch main" in got["messages"][0]["content"]
 
     for scheme in ("light", "dark"):
         for label, viewport in (("desktop", DESKTOP), ("phone", PHONE_844)):

@@ -193,7 +193,7 @@ export class IntegrationsPage {
       this.events.replaceChildren();
       return;
     }
-    const boxes = all.map((name) =>
+    const boxes = [...all].sort().map((name) =>
       el("label", { class: "integration-event" }, [
         el("input", { type: "checkbox", name: "only_events", value: name }),
         el("span", { text: name }),

@@ -136,7 +136,7 @@ export class BotNotices {
     const sender = notificationBot(this.state);
     const rows = mine.map((bot) => this.row(bot, keys === null ? null : noticesAbout(bot, messages)));
     const others = keys === null ? [] : otherNotices(mine, messages);
-    this.node.replaceChildren(
+    const parts = [
       el("h3", { id: "integration-bots-title", text: "Your incoming webhook bots" }),
       rows.length ? el("ul", { class: "integration-bot-list" }, rows) : el("p", { class: "org-empty", text: "You have none yet." }),
       others.length
@@ -156,7 +156,8 @@ export class BotNotices {
             el("span", { text: "." }),
           ])
         : null,
-    );
+    ];
+    this.node.replaceChildren(...parts.filter(Boolean));
   }
 
   row(bot, notices) {
