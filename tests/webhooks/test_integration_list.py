@@ -4,6 +4,7 @@ builds its list from it)."""
 
 from __future__ import annotations
 
+from teamchat.actions.integrations.incoming_webhooks import LISTED_NAMES
 from teamchat.actions.integrations.webhooks import INTEGRATIONS
 from tests.support.api import Api
 from tests.support.server import ServerProcess
@@ -24,12 +25,14 @@ def test_register_lists_every_served_integration(server: ServerProcess, make_use
             "config_options",
             "url_options",
         }
-        assert item["display_name"] == integration.display_name
+        assert item["display_name"] == LISTED_NAMES.get(item["name"], integration.display_name)
         assert item["all_event_types"] == (list(integration.events) or None)
     github = next(item for item in listed if item["name"] == "github")
     assert "push_commits" in github["all_event_types"]
     json_format = next(item for item in listed if item["name"] == "json")
     assert json_format["all_event_types"] is None
+    assert json_format["display_name"] == "JSON formatter"  # Zulip's name in its list
+    assert set(LISTED_NAMES) <= set(INTEGRATIONS)
     # Absent unless asked for, like every other key.
     assert "realm_incoming_webhook_bots" not in person.ok(
         "POST", "/register", fetch_event_types=["realm_user"]

@@ -72,13 +72,22 @@ class WebhookTarget:
     realm_url: str
 
 
+# zulip-compat: the names Zulip's integrations list shows where they differ from the name the
+# webhook gives itself in its errors and client name ("SlackIncoming", "JSON"...).
+LISTED_NAMES = {
+    "alertmanager": "Prometheus Alertmanager",
+    "json": "JSON formatter",
+    "slack_incoming": "Slack-compatible webhook",
+}
+
+
 def integration_descriptions() -> list[JsonDict]:
     """Register's `realm_incoming_webhook_bots`: the integrations this server serves, for
     clients that build integration URLs (the web client's Integrations page)."""
     return [
         {
             "name": integration.name,
-            "display_name": integration.display_name,
+            "display_name": LISTED_NAMES.get(integration.name, integration.display_name),
             # zulip-compat: null for an integration that does not filter events.
             "all_event_types": list(integration.events) or None,
             "config_options": [],
