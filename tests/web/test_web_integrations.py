@@ -135,6 +135,7 @@ def test_github_url_from_the_page_posts_into_the_channel(
     # The ping was left out; the push came through.
     assert len(got["messages"]) == 1 and "1 commit to branch main" in got["messages"][0]["content"]
 
+    page.eval_on_selector(".integrations-body", "body => body.scrollTo(0, 0)")
     for scheme in ("light", "dark"):
         for label, viewport in (("desktop", DESKTOP), ("phone", PHONE_844)):
             page.emulate_media(color_scheme=scheme)  # type: ignore[arg-type]
@@ -142,7 +143,7 @@ def test_github_url_from_the_page_posts_into_the_channel(
             page.screenshot(path=str(tmp_path / f"integrations-{scheme}-{label}.png"))
             dialog.locator(".integration-bots").scroll_into_view_if_needed()
             page.screenshot(path=str(tmp_path / f"integrations-bots-{scheme}-{label}.png"))
-            page.locator("#integrations-title").scroll_into_view_if_needed()
+            page.eval_on_selector(".integrations-body", "body => body.scrollTo(0, 0)")
     print("screenshots in", tmp_path)
 
     # The conversation link opens the direct messages with Notification Bot.
