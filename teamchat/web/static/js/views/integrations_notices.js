@@ -8,6 +8,7 @@
 import { ApiError, get } from "../api.js";
 import { el } from "../dom.js";
 import { dmHash } from "../narrow.js";
+import { focusKey, restoreFocus } from "./keep_focus.js";
 
 export const INCOMING_WEBHOOK_BOT = 2;
 const NOTICES_READ = 200; // the latest messages from Notification Bot looked at
@@ -157,7 +158,9 @@ export class BotNotices {
           ])
         : null,
     ];
+    const focused = focusKey(this.node); // a notice arriving keeps the keyboard's place
     this.node.replaceChildren(...parts.filter(Boolean));
+    restoreFocus(this.node, focused);
   }
 
   row(bot, notices) {
