@@ -116,11 +116,17 @@ def test_github_url_from_the_page_posts_into_the_channel(
     expect(page.locator("#integration-url")).to_have_value(f"{url}&topic=our+repo")
     assert len(person.ok("GET", "/bots")["bots"]) == len(bots)
 
-    # Only some events: Zulip's only_events, which the server then applies.
+    # Only some events (Zulip's only_events) and GitHub's own options, which the server then
+    # applies.
     dialog.get_by_text("Only some events").click()
     dialog.get_by_role("group", name="Events to send").get_by_label("push_commits").check()
+    dialog.get_by_label("Only these branches").fill("main, release")
+    dialog.get_by_label("Exclude notifications from private repositories").check()
     dialog.get_by_role("button", name="Generate URL").click()
-    only = f"{url}&topic=our+repo&only_events=%5B%22push_commits%22%5D"
+    only = (
+        f"{url}&topic=our+repo&only_events=%5B%22push_commits%22%5D"
+        "&branches=main%2C+release&ignore_private_repositories=true"
+    )
     expect(dialog.locator("#integration-url")).to_have_value(only)
     ping = load_fixture("github", "ping")
     answer = httpx.post(only, json=ping["payload"], headers=ping["headers"], timeout=30)

@@ -15,6 +15,10 @@ test("the URL names the integration, the key, the channel by id and the topic", 
     integrationUrl("http://x", "github", "k", 7, "", ["push_commits", "issues"]),
     "http://x/api/v1/external/github?api_key=k&stream=7&only_events=%5B%22push_commits%22%2C%22issues%22%5D",
   );
+  assert.equal(
+    integrationUrl("http://x", "gitlab", "k", 7, "", [], { branches: "main,dev" }),
+    "http://x/api/v1/external/gitlab?api_key=k&stream=7&branches=main%2Cdev",
+  );
   // No channel: the bot sends its owner a direct message, and a topic means nothing.
   assert.equal(integrationUrl("http://x", "sentry", "k", null, "ignored"), "http://x/api/v1/external/sentry?api_key=k");
 });

@@ -81,6 +81,22 @@ LISTED_NAMES = {
 }
 
 
+# Zulip's preset URL options (WebhookUrlOption.build_preset_config) of the integrations that
+# read them: `branches` (a comma-separated list) and GitHub's private-repository switch.
+_BRANCHES: JsonDict = {"key": "branches", "label": "", "validator": "check_string"}
+_PRIVATE: JsonDict = {
+    "key": "ignore_private_repositories",
+    "label": "Exclude notifications from private repositories",
+    "validator": "check_bool",
+}
+URL_OPTIONS: dict[str, list[JsonDict]] = {
+    "github": [_BRANCHES, _PRIVATE],
+    "gitlab": [_BRANCHES],
+    "gitea": [_BRANCHES],
+    "gogs": [_BRANCHES],
+}
+
+
 def integration_descriptions() -> list[JsonDict]:
     """Register's `realm_incoming_webhook_bots`: the integrations this server serves, for
     clients that build integration URLs (the web client's Integrations page)."""
@@ -91,7 +107,7 @@ def integration_descriptions() -> list[JsonDict]:
             # zulip-compat: null for an integration that does not filter events.
             "all_event_types": list(integration.events) or None,
             "config_options": [],
-            "url_options": [],
+            "url_options": URL_OPTIONS.get(integration.name, []),
         }
         for integration in sorted(INTEGRATIONS.values(), key=lambda item: item.name)
     ]

@@ -13,13 +13,14 @@ const DOCS = "https://zulip.com/integrations/doc/";
 const NEW_BOT = "new";
 const DM_TO_ME = "dm";
 
-// The URL an integration posts to (Zulip's integration URL: stream by id, topic and the
-// events wanted optional).
-export function integrationUrl(origin, name, apiKey, streamId, topic, onlyEvents = []) {
+// The URL an integration posts to (Zulip's integration URL: stream by id; the topic, the
+// events wanted and the integration's own options such as `branches` optional).
+export function integrationUrl(origin, name, apiKey, streamId, topic, onlyEvents = [], options = {}) {
   const params = new URLSearchParams({ api_key: apiKey });
   if (streamId !== null) params.set("stream", String(streamId));
   if (streamId !== null && topic) params.set("topic", topic);
   if (onlyEvents.length) params.set("only_events", JSON.stringify(onlyEvents));
+  for (const [key, value] of Object.entries(options)) params.set(key, value);
   return `${origin}/api/v1/external/${encodeURIComponent(name)}?${params}`;
 }
 
@@ -185,12 +186,15 @@ export class IntegrationsPage {
     this.fillEvents();
   }
 
-  // Zulip's event filter: every event by default, or only those ticked (only_events).
+  // The integration's URL options (branches, private repositories) and Zulip's event filter:
+  // every event by default, or only those ticked (only_events).
   fillEvents() {
-    const all = this.integration()?.all_event_types ?? null;
-    this.events.hidden = !all;
+    const item = this.integration();
+    const all = item?.all_event_types ?? null;
+    const options = (item?.url_options ?? []).map((option) => urlOption(option));
+    this.events.hidden = !all && !options.length;
     if (!all) {
-      this.events.replaceChildren();
+      this.events.replaceChildren(...options);
       return;
     }
     const boxes = [...all].sort().map((name) =>
@@ -200,6 +204,7 @@ export class IntegrationsPage {
       ]),
     );
     this.events.replaceChildren(
+      ...options,
       el("details", {}, [
         el("summary", { text: "Only some events (every event by default)" }),
         el("div", { class: "integration-event-list", role: "group", "aria-label": "Events to send" }, boxes),
@@ -208,7 +213,17 @@ export class IntegrationsPage {
   }
 
   onlyEvents() {
-    return [...this.events.querySelectorAll("input:checked")].map((box) => box.value);
+    return [...this.events.querySelectorAll("input[name=only_events]:checked")].map((box) => box.value);
+  }
+
+  urlOptions() {
+    const options = {};
+    for (const input of this.events.querySelectorAll("[data-option]")) {
+      if (input.type === "checkbox") {
+        if (input.checked) options[input.dataset.option] = "true";
+      } else if (input.value.trim()) options[input.dataset.option] = input.value.trim();
+    }
+    return options;
   }
 
   suggestedName() {
@@ -258,7 +273,7 @@ export class IntegrationsPage {
       const key = await this.botKey(item);
       const streamId = this.where.value === DM_TO_ME ? null : Number(this.where.value);
       const topic = this.topic.value.trim();
-      const url = integrationUrl(location.origin, item.name, key, streamId, topic, this.onlyEvents());
+      const url = integrationUrl(location.origin, item.name, key, streamId, topic, this.onlyEvents(), this.urlOptions());
       this.status.textContent = "";
       this.showUrl(item, url);
     } catch (error) {
@@ -306,6 +321,21 @@ export class IntegrationsPage {
     this.fillBots();
     this.notices.load();
   }
+}
+
+// One of Zulip's URL options: a switch (check_bool) or a text (check_string; `branches` is
+// the one Zulip leaves unlabelled).
+function urlOption(option) {
+  const id = `integration-option-${option.key}`;
+  if (option.validator === "check_bool") {
+    return el("label", { class: "integration-event integration-option" }, [
+      el("input", { type: "checkbox", id, dataset: { option: option.key } }),
+      el("span", { text: option.label || option.key }),
+    ]);
+  }
+  const label = option.key === "branches" ? "Only these branches (comma-separated; every branch by default)" : option.label || option.key;
+  const input = el("input", { id, autocomplete: "off", dataset: { option: option.key } });
+  return el("div", { class: "org-field integration-option" }, [el("label", { for: id, text: label }), input]);
 }
 
 function field(id, label, control) {
