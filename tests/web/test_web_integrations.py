@@ -23,11 +23,13 @@ from tests.webhooks.support import load_fixture
 PHONE_844 = {"width": 390, "height": 844}
 
 
-def open_integrations(page: Page) -> None:
+def open_integrations(page: Page, screenshot: Path | None = None) -> None:
     page.click("#settings-button")
     page.get_by_role("navigation", name="Settings sections").get_by_role(
         "button", name="Integrations"
     ).click()
+    if screenshot is not None:
+        page.screenshot(path=str(screenshot))
     page.get_by_role("button", name="Connect an integration").click()
     expect(page.locator("#integrations[open]")).to_be_visible()
     expect(page.locator("#settings[open]")).to_have_count(0)
@@ -63,7 +65,9 @@ def test_github_url_from_the_page_posts_into_the_channel(
     page = open_page()
     page.context.grant_permissions(["clipboard-read", "clipboard-write"], origin=server.url)
     log_in(page, server.url, person.email)
-    open_integrations(page)
+    page.set_viewport_size(PHONE_844)
+    open_integrations(page, tmp_path / "settings-integrations-phone.png")
+    page.set_viewport_size(DESKTOP)
     url = generate_github_url(page, channel)
     assert url.startswith(f"{server.url}/api/v1/external/github?api_key=")
     assert url.endswith(f"&stream={stream_id}")
