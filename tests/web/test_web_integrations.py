@@ -186,6 +186,13 @@ def test_direct_message_url_has_no_channel_and_bad_names_are_refused(
     expect(page.locator("#integration-url")).to_have_value(
         re.compile(r"/api/v1/external/sentry\?api_key=\w+$")
     )
+    page.evaluate("Object.defineProperty(navigator, 'clipboard', {value: undefined})")
+    dialog.get_by_role("button", name="Copy").click()
+    # Without the Clipboard API (plain http), the whole URL is selected and copied the old way.
+    expect(dialog.get_by_text("Copied.")).to_be_visible()
+    selected = "(b => b.id === 'integration-url' && b.selectionStart === 0"
+    selected += " && b.selectionEnd === b.value.length)(document.activeElement)"
+    assert page.evaluate(selected) is True
     bots = person.ok("GET", "/bots")["bots"]
     assert [bot["full_name"] for bot in bots] == ["Sentry alerts Bot"]
     assert bots[0]["username"].startswith("sentry-alerts-bot@")

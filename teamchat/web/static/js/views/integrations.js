@@ -342,8 +342,8 @@ function field(id, label, control) {
   return el("div", { class: "org-field" }, [el("label", { for: id, text: label }), control]);
 }
 
-// Copy with the Clipboard API; where the page may not (no secure context, refused), the text
-// is selected for the person to copy themselves.
+// Copy with the Clipboard API; where the page may not (plain http on a local network, or
+// refused), the text is selected and copied the old way, else left selected for the person.
 async function copyText(box, said) {
   try {
     await navigator.clipboard.writeText(box.value);
@@ -351,6 +351,12 @@ async function copyText(box, said) {
   } catch {
     box.focus();
     box.select();
-    said.textContent = "Selected: press Ctrl+C (⌘C) to copy.";
+    let copied = false;
+    try {
+      copied = document.execCommand("copy");
+    } catch {
+      copied = false;
+    }
+    said.textContent = copied ? "Copied." : "Selected: press Ctrl+C (⌘C) to copy.";
   }
 }
