@@ -22,12 +22,14 @@ from teamchat.actions.integrations.webhooks.base import (
 )
 from teamchat.actions.messages.message_send import SendRequest, check_send_message, internal_request
 from teamchat.actions.org.system_bots import NOTIFICATION_BOT, ensure_system_bot
+from teamchat.actions.state import StateContext, state_fetcher
 from teamchat.errors import (
     ResourceNotFoundError,
     StreamDoesNotExistError,
     StreamIdDoesNotExistError,
     ZulipError,
 )
+from teamchat.lib.api_types import JsonDict
 from teamchat.records import UserRow
 from teamchat.runtime import Runtime
 from teamchat.store import users as user_store
@@ -68,6 +70,52 @@ class WebhookTarget:
     only_events: list[str] | None
     exclude_events: list[str] | None
     realm_url: str
+
+
+# zulip-compat: the names Zulip's integrations list shows where they differ from the name the
+# webhook gives itself in its errors and client name ("SlackIncoming", "JSON"...).
+LISTED_NAMES = {
+    "alertmanager": "Prometheus Alertmanager",
+    "json": "JSON formatter",
+    "slack_incoming": "Slack-compatible webhook",
+}
+
+
+# Zulip's preset URL options (WebhookUrlOption.build_preset_config) of the integrations that
+# read them: `branches` (a comma-separated list) and GitHub's private-repository switch.
+_BRANCHES: JsonDict = {"key": "branches", "label": "", "validator": "check_string"}
+_PRIVATE: JsonDict = {
+    "key": "ignore_private_repositories",
+    "label": "Exclude notifications from private repositories",
+    "validator": "check_bool",
+}
+URL_OPTIONS: dict[str, list[JsonDict]] = {
+    "github": [_BRANCHES, _PRIVATE],
+    "gitlab": [_BRANCHES],
+    "gitea": [_BRANCHES],
+    "gogs": [_BRANCHES],
+}
+
+
+def integration_descriptions() -> list[JsonDict]:
+    """Register's `realm_incoming_webhook_bots`: the integrations this server serves, for
+    clients that build integration URLs (the web client's Integrations page)."""
+    return [
+        {
+            "name": integration.name,
+            "display_name": LISTED_NAMES.get(integration.name, integration.display_name),
+            # zulip-compat: null for an integration that does not filter events.
+            "all_event_types": list(integration.events) or None,
+            "config_options": [],
+            "url_options": URL_OPTIONS.get(integration.name, []),
+        }
+        for integration in sorted(INTEGRATIONS.values(), key=lambda item: item.name)
+    ]
+
+
+@state_fetcher("realm_incoming_webhook_bots")
+async def _incoming_webhook_bots_state(ctx: StateContext) -> None:
+    ctx.state["realm_incoming_webhook_bots"] = integration_descriptions()
 
 
 def access_integration(name: str) -> Integration:

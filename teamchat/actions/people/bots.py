@@ -138,12 +138,6 @@ async def _embedded_bots_state(ctx: StateContext) -> None:
     ]
 
 
-@state_fetcher("realm_incoming_webhook_bots")
-async def _incoming_webhook_bots_state(ctx: StateContext) -> None:
-    # No webhook integrations are built in: the list of integration bots is empty.
-    ctx.state["realm_incoming_webhook_bots"] = []
-
-
 async def check_add_bot(rt: Runtime, owner: UserRow, new: NewBot) -> UserRow:
     """Validate a new bot in Zulip's order, then create it owned by `owner`."""
     require_member_or_admin(owner)

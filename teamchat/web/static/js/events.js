@@ -32,6 +32,8 @@ const FETCH_EVENT_TYPES = [
   "realm_linkifiers",
   // Invitations' default channels and the channel browser (views/channel_browser.js).
   "default_streams",
+  // The integrations the server serves, for the Integrations page (views/integrations.js).
+  "realm_incoming_webhook_bots",
 ];
 
 export async function register() {

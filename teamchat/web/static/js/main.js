@@ -17,6 +17,7 @@ import { renderLeft } from "./views/left.js";
 import { MessageList } from "./views/messages.js";
 import { renderPeople } from "./views/people.js";
 import { notifyMessage } from "./views/notify.js";
+import { IntegrationsPage } from "./views/integrations.js";
 import { OrgArea } from "./views/org.js";
 import { openSettings, refreshSettings } from "./views/settings.js";
 import { TypingSender, TypingShown } from "./views/typing.js";
@@ -59,6 +60,7 @@ class App {
     this.composeTools = new ComposeTools();
     this.org = new OrgArea();
     this.channelBrowser = new ChannelBrowser(() => this.state);
+    this.integrations = new IntegrationsPage(() => this.state);
   }
 
   async start() {
@@ -75,6 +77,10 @@ class App {
     document.body.addEventListener("click", (event) => {
       const settings = event.target.closest("[data-action=channel-settings]");
       if (settings) this.channelBrowser.open(Number(settings.dataset.streamId));
+      if (event.target.closest("[data-action=integrations]")) {
+        $("settings").close();
+        this.integrations.open();
+      }
       if (!event.target.closest("[data-action=browse-channels]")) return;
       this.toggleMenu(false);
       this.channelBrowser.open();
@@ -130,6 +136,7 @@ class App {
     this.presence = new Presence(registered);
     this.typing = new TypingShown(fresh.myId);
     this.org.load(registered);
+    this.integrations.load(registered);
     if (this.compose) this.compose.state = fresh;
     this.composeTools.load(registered, fresh);
     this.info = new UserInfo(registered);
@@ -273,6 +280,7 @@ class App {
       }
     }
     this.org.apply(events);
+    this.integrations.apply(events);
     if (events.some((event) => CHANNEL_EVENTS.has(event.type))) this.channelsChanged();
     if (events.some((event) => event.type === "stream" || event.type === "realm")) {
       this.state.realmName = this.org.model.realm.name;

@@ -1,6 +1,7 @@
 // Settings, one dialog in sections: profile (name, avatar), status, account (password, the
-// way to the API key and zuliprc for other clients), display (theme, time zone) and
-// notifications. Changes come back as events; refreshSettings shows them while it is open.
+// way to the API key and zuliprc for other clients), display (theme, time zone),
+// notifications, and the way to the Integrations page (views/integrations.js). Changes come
+// back as events; refreshSettings shows them while it is open.
 
 import { patch } from "../api.js";
 import { el } from "../dom.js";
@@ -16,14 +17,15 @@ function section(id, title, children) {
   ]);
 }
 
-function sectionNav(dialog) {
+function sectionNav(dialog, me) {
   const sections = [
     ["profile", "Profile"],
     ["status", "Status"],
     ["account", "Account"],
     ["display", "Display"],
     ["notifications", "Notifications"],
-  ];
+    ["integrations", "Integrations"],
+  ].filter(([id]) => id !== "integrations" || me?.role !== 600); // guests have no bots
   return el(
     "nav",
     { class: "settings-nav", "aria-label": "Settings sections" },
@@ -56,6 +58,15 @@ function notificationsRow() {
   return el("div", { class: "row notifications" }, [needed ? button : null, status]);
 }
 
+function integrationsSection() {
+  return section("integrations", "Integrations", [
+    el("p", { text: "Tools such as GitHub, GitLab or Sentry can post to a channel through a bot of yours." }),
+    el("div", { class: "row" }, [
+      el("button", { type: "button", dataset: { action: "integrations" }, text: "Connect an integration" }),
+    ]),
+  ]);
+}
+
 export function openSettings(dialog, state, info) {
   const me = state.users.get(state.myId);
   const name = el("input", { id: "settings-full-name", name: "full_name", required: true });
@@ -75,7 +86,7 @@ export function openSettings(dialog, state, info) {
   };
   dialog.replaceChildren(
     el("h2", { id: "settings-title", text: "Settings" }),
-    sectionNav(dialog),
+    sectionNav(dialog, me),
     el("div", { class: "settings-body" }, [
       section("profile", "Profile", [
         el("form", { onsubmit: save }, [
@@ -96,6 +107,8 @@ export function openSettings(dialog, state, info) {
       ]),
       section("display", "Display", [displaySection(info)]),
       section("notifications", "Notifications", [notificationsRow(), notificationTable(info)]),
+      // Guests may not have bots (the server refuses them), so they are not offered any.
+      me?.role === 600 ? null : integrationsSection(),
     ]),
     el("div", { class: "row" }, [
       el("button", { type: "button", text: "Close", onclick: () => dialog.close() }),
