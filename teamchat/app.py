@@ -49,7 +49,7 @@ from teamchat.errors import (
     ZulipError,
 )
 from teamchat.events.broker import cancel_task
-from teamchat.http import event_polls
+from teamchat.http import event_polls, html
 from teamchat.http.auth import json_to_api, provide_runtime, provide_user, route_takes
 from teamchat.http.params import Params
 from teamchat.lib.disk_full import is_disk_full
@@ -75,12 +75,15 @@ CLIENT_CLOSED_REQUEST = 499
 
 
 def error_response(request: Request[Any, Any, Any], exc: Exception) -> Response[Any]:
-    """Every error as Zulip's JSON envelope; unexpected ones are logged and answered 500."""
+    """Every error as Zulip's JSON envelope; unexpected ones are logged and answered 500.
+    A browser asking for a page we do not have gets an HTML page instead."""
     if isinstance(exc, ClientDisconnected):
         # The access log's line for this request (status 499) is the only trace.
         return Response(b"", status_code=CLIENT_CLOSED_REQUEST)
     if not isinstance(exc, ZulipError):
         exc = _as_zulip_error(exc)
+    if exc.http_status == 404 and html.wants_html_not_found(request):
+        return html.not_found_page(request)
     return Response(exc.envelope(), status_code=exc.http_status, headers=dict(exc.headers))
 
 
@@ -183,6 +186,7 @@ class TeamchatLitestar(Litestar):
             ):
                 return
             scope = json_to_api(scope)
+            send = html.with_page_headers(send)  # type: ignore[arg-type]
         await super().__call__(scope, receive, send)
 
 

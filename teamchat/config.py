@@ -77,6 +77,9 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
     # "none", "starttls" or "ssl".
     smtp_security: str = "none"
     smtp_from: str = "noreply@teamchat.local"
+    # A folder where every email is also written (one .eml file each) and logged to the
+    # console; the sandbox (`serve --dev`) sets it and shows the emails at /emails/.
+    email_log_dir: Path | None = None
     reader_connections: int = 4
     # Automatic backups by `serve` into <db folder>/backups: every N hours (0: off), keep N.
     backup_every_hours: float = 0.0
@@ -130,6 +133,7 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
             "smtp_password": ("TEAMCHAT_SMTP_PASSWORD", str),
             "smtp_security": ("TEAMCHAT_SMTP_SECURITY", str),
             "smtp_from": ("TEAMCHAT_SMTP_FROM", str),
+            "email_log_dir": ("TEAMCHAT_EMAIL_LOG_DIR", Path),
             "backup_every_hours": ("TEAMCHAT_BACKUP_EVERY_HOURS", float),
             "backup_keep": ("TEAMCHAT_BACKUP_KEEP", int),
             "guest_access_limits_presence": (
@@ -147,3 +151,14 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
                 values[field] = parse(env[var])
         values.update({k: v for k, v in overrides.items() if v is not None})
         return cls(**values)  # type: ignore[arg-type]
+
+
+def own_url(settings: Settings) -> str:
+    """Our URL from the configuration alone (the external URL, else the address we serve):
+    what links in emails start with, so no request's Host header can redirect them."""
+    if settings.external_url:
+        return settings.external_url.rstrip("/")
+    host = "127.0.0.1" if settings.host in {"0.0.0.0", "::", ""} else settings.host
+    if ":" in host:
+        host = f"[{host}]"
+    return f"http://{host}:{settings.port}"

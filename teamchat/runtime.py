@@ -11,11 +11,14 @@ import msgspec
 
 from teamchat.config import Settings
 from teamchat.events.broker import EventBroker, RecordingBroker
+from teamchat.lib.password_guard import PasswordGuard
 from teamchat.lib.ratelimit import RateLimiter
 from teamchat.records import UserRow
 from teamchat.store import change_log
 from teamchat.store.db import Database
 from teamchat.store.watcher import DataVersionWatcher
+
+RESET_EMAILS_PER_HOUR = 3
 
 
 class Runtime:
@@ -33,15 +36,14 @@ class Runtime:
         self.api_limiter = RateLimiter(
             settings.api_rate_limit.max_requests, settings.api_rate_limit.window_secs, clock
         )
-        # Password failures per account (log-in and the old-password check) and per client IP.
-        self.auth_limiter = RateLimiter(
-            settings.auth_rate_limit.max_requests, settings.auth_rate_limit.window_secs, clock
-        )
-        self.login_ip_limiter = RateLimiter(
-            settings.login_ip_rate_limit.max_requests,
-            settings.login_ip_rate_limit.window_secs,
+        # Password verifications per account and per client IP (actions/people/password_checks).
+        self.password_guard = PasswordGuard(
+            (settings.auth_rate_limit.max_requests, settings.auth_rate_limit.window_secs),
+            (settings.login_ip_rate_limit.max_requests, settings.login_ip_rate_limit.window_secs),
             clock,
         )
+        # Password reset emails per address (zulip-compat: Zulip allows a couple an hour).
+        self.reset_email_limiter = RateLimiter(RESET_EMAILS_PER_HOUR, 3600, clock)
 
         # (API email, API key) -> (the store's users+realm version it was read at, the user):
         # successful authentications only, see actions/people/auth.py.

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import sqlite3
 
-from teamchat.actions.people.auth import client_limit_key
+from teamchat.actions.people.password_checks import client_limit_key
 from teamchat.lib.ratelimit import SWEEP_AT_KEYS, RateLimiter
 from tests.conftest import TEST_PASSWORD, unique_email
 from tests.support.api import Api, assert_error, assert_success

@@ -11,6 +11,7 @@ import typer
 from rich.table import Table
 
 from teamchat.actions.org import realm as realm_actions
+from teamchat.actions.people import password_checks
 from teamchat.actions.people import users as user_actions
 from teamchat.cli.common import (
     console,
@@ -187,7 +188,21 @@ def set_password(
         await user_actions.check_set_password(rt, user, new_password)
 
     run_action(action)
-    console.print(f"[green]Password set[/] for {email}")
+    console.print(
+        f"[green]Password set[/] for {email}; its failed log-in attempts are cleared and its "
+        "browser sessions ended"
+    )
+
+
+@admin.command("unlock")
+def unlock(email: str) -> None:
+    """Clear an account's failed password attempts, so it may log in again at once."""
+
+    async def action(rt: Runtime) -> None:
+        await password_checks.do_unlock(rt, await _user_by_email(rt, email))
+
+    run_action(action)
+    console.print(f"[green]Unlocked[/] {email}: its failed log-in attempts are cleared")
 
 
 @admin.command("regenerate-api-key")

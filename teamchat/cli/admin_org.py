@@ -16,6 +16,7 @@ from rich.table import Table
 
 from teamchat.actions.org import invites, invites_email, user_groups
 from teamchat.actions.org.invites import InviteOptions
+from teamchat.actions.org.mail import mail_configured
 from teamchat.cli.admin import admin, parse_role
 from teamchat.cli.common import JSON_OPTION, console, fail, first_owner, run_action, server_site
 from teamchat.errors import ZulipError
@@ -58,10 +59,15 @@ def invite(
         ),
     ] = False,
     site: Annotated[str | None, typer.Option(help="Server URL the link starts with")] = None,
+    email: Annotated[
+        list[str] | None,
+        typer.Option("--email", help="Email this address its own invitation (repeatable)"),
+    ] = None,
 ) -> None:
-    """Create a reusable invitation link and print it.
+    """Create a reusable invitation link and print it; with --email, email invitations
+    instead (when the server cannot send email, print each address's link to share).
 
-    Who signs up with it joins every `--channel` and, unless `--no-default-channels`, the
+    Who signs up joins every `--channel` and, unless `--no-default-channels`, the
     organization's default channels (as Zulip's invitation dialog does by default)."""
     parsed_role = parse_role(role)
     minutes = _expiry(expires_in_minutes)
@@ -81,11 +87,28 @@ def invite(
             stream_ids=stream_ids,
             include_realm_default_subscriptions=not no_default_channels,
         )
+        if email:
+            unsent = await invites_email.do_invite_users(
+                rt, owner, ",".join(email), options, realm_url=_site(rt, site)
+            )
+            return _email_report(rt, email, unsent)
         return await invites.do_create_multiuse_invite(
             rt, owner, options, realm_url=_site(rt, site)
         )
 
     sys.stdout.write(run_action(action) + "\n")
+
+
+def _email_report(rt: Runtime, emails: list[str], unsent: list[tuple[str, str]]) -> str:
+    """What `admin invite --email` prints: who was emailed, and the links of the others."""
+    lines = [f"Emailed an invitation to {address}" for address in emails if address not in
+             dict(unsent)]  # fmt: skip
+    if unsent:
+        lines.append(f"{invites_email.unsent_message(rt.settings)} Share these links instead:")
+        lines += [f"  {address}: {link}" for address, link in unsent]
+        if not mail_configured(rt.settings):
+            lines.append("(To send email, set TEAMCHAT_SMTP_HOST; see docs/accounts.md.)")
+    return "\n".join(lines)
 
 
 @admin.command("groups")

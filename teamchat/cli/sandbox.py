@@ -8,6 +8,7 @@ credentials that are the same in every sandbox. It serves only databases it seed
 from __future__ import annotations
 
 import asyncio
+import logging
 import re
 import shutil
 import sqlite3
@@ -24,6 +25,7 @@ from rich.table import Table
 
 from teamchat.actions.ops import sandbox as sandbox_actions
 from teamchat.actions.ops.sandbox import SandboxAccount, SeedClock
+from teamchat.actions.org import mail
 from teamchat.cli.common import (
     STATE,
     check_db_path,
@@ -37,7 +39,7 @@ from teamchat.cli.server import PortUnavailableError, bind_socket, run_server, s
 from teamchat.config import RateLimit, Settings
 from teamchat.errors import ZulipError
 from teamchat.events.broker import NullBroker
-from teamchat.lib import passwords
+from teamchat.lib import logsafe, passwords
 from teamchat.lib import sandbox_fixtures as fx
 from teamchat.runtime import Runtime
 from teamchat.store import realm as realm_store
@@ -77,6 +79,7 @@ def sandbox(
             host=host,
             port=port,
             dev_auth=True,
+            email_log_dir=_email_log_dir(db_path, temporary is not None),
             api_rate_limit=NO_RATE_LIMIT,
             auth_rate_limit=SANDBOX_AUTH_RATE_LIMIT,
             login_ip_rate_limit=NO_RATE_LIMIT,
@@ -86,6 +89,26 @@ def sandbox(
     finally:
         if temporary is not None:
             shutil.rmtree(temporary, ignore_errors=True)
+
+
+def _email_log_dir(db_path: Path, temporary: bool) -> Path:
+    """Where the sandbox writes every email it sends (also shown at /emails/)."""
+    if temporary:
+        return db_path.parent / "emails"
+    return db_path.resolve().parent / f"{db_path.stem}-emails"
+
+
+def _show_email_log(settings: Settings) -> None:
+    """Print a line for every email sent (Zulip's development server logs them too)."""
+    handler = logging.StreamHandler()
+    handler.setFormatter(logsafe.SafeFormatter("%(asctime)s %(message)s"))
+    mail_log = logging.getLogger(mail.__name__)
+    mail_log.addHandler(handler)
+    mail_log.setLevel(logging.INFO)
+    console.print(
+        f"  emails it sends: {settings.email_log_dir} and {site_url(settings)}/emails/",
+        soft_wrap=True,
+    )
 
 
 def _default_zuliprc_dir(db_path: Path, temporary: bool) -> Path:
@@ -124,6 +147,7 @@ def _serve_sandbox(settings: Settings, folder: Path) -> None:
             f"  try: zulip-send --config-file {written / 'iago.zuliprc'} -s Verona -S test -m hi",
             soft_wrap=True,
         )
+        _show_email_log(settings)
         run_server(settings, sock)
     finally:
         sock.close()

@@ -13,7 +13,7 @@ from typing import Any
 from litestar.handlers import HTTPRouteHandler
 
 # Helper modules that hold no routes.
-_NOT_ROUTES = {"params", "auth", "routing", "urls"}
+_NOT_ROUTES = {"params", "auth", "routing", "urls", "html"}
 
 
 def _area_modules() -> list[Any]:

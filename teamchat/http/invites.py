@@ -61,7 +61,16 @@ async def invite_users(
 ) -> JsonDict:
     emails = params.required("invitee_emails", as_str)
     options = invite_options(params, stream_ids_required=True)
-    await invites_email.do_invite_users(rt, user, emails, options, realm_url=realm_url(request, rt))
+    unsent = await invites_email.do_invite_users(
+        rt, user, emails, options, realm_url=realm_url(request, rt)
+    )
+    if unsent:
+        # The invitations exist but their emails did not go: say so, and hand over the links
+        # (keys Zulip does not send; its clients ignore them).
+        return params.success(
+            email_problem=invites_email.unsent_message(rt.settings),
+            invite_links=invites_email.unsent_links(unsent),
+        )
     return params.success()
 
 

@@ -46,6 +46,7 @@ async def update_settings(
         old_password=params.optional("old_password", as_str, None),
         new_password=params.optional("new_password", as_str, None),
         keep_session=session_token(request),
+        client_ip=request.client.host if request.client is not None else "",
     )
     if new_email is not None:
         account_email = await email_change.check_start_email_change(

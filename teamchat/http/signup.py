@@ -6,10 +6,10 @@ from __future__ import annotations
 from typing import Any
 
 from litestar import Request, Response
-from litestar.enums import MediaType
 from litestar.response import Redirect
 
 from teamchat.actions.org import signup
+from teamchat.http.html import html, pages_css_url, script_url
 from teamchat.http.params import Params, as_str
 from teamchat.http.routing import get, post
 from teamchat.http.urls import realm_url
@@ -18,13 +18,12 @@ from teamchat.lib import signup_pages
 from teamchat.runtime import Runtime
 
 
-def _html(content: str, status: int = 200) -> Response[str]:
-    return Response(content, media_type=MediaType.HTML, status_code=status)
-
-
 def _link_problem(link: signup.LinkInfo, problem: str | None = None) -> Response[str]:
     text = problem or signup.LINK_PROBLEMS.get(link.state, "Invalid invitation.")
-    return _html(signup_pages.link_problem(realm_name=link.realm.name, problem=text), 404)
+    page = signup_pages.link_problem(
+        realm_name=link.realm.name, css_url=pages_css_url(), problem=text
+    )
+    return html(page, 404)
 
 
 def _form(
@@ -39,13 +38,15 @@ def _form(
     fixed = link.invitation.email
     page = signup_pages.signup_form(
         realm_name=link.realm.name,
+        css_url=pages_css_url(),
+        script_url=script_url(signup_pages.STRENGTH_SCRIPT),
         action=f"/join/{key}/",
         email=fixed or email,
         email_fixed=fixed is not None,
         full_name=full_name,
         problem=problem,
     )
-    return _html(page, 400 if problem else 200)
+    return html(page, 400 if problem else 200)
 
 
 @get("/join/{key:str}", opt={"public": True})

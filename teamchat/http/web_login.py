@@ -1,5 +1,6 @@
 """Browser log-in for the web client (site root): GET/POST /login/, POST /accounts/logout/,
-GET /accounts/api_key/ (the API key and zuliprc of the logged-in person).
+GET/POST /accounts/api_key/ (the API key and zuliprc of the logged-in person, shown only after
+the password is entered again, with "Generate a new API key" beside it; Zulip's flow).
 
 The session cookie is HttpOnly and SameSite=Lax (Secure behind HTTPS); the `csrftoken` cookie
 is readable by the client, which sends it back as X-CSRFToken on every /json write.
@@ -12,20 +13,22 @@ from urllib.parse import urlsplit
 
 from litestar import Request, Response
 from litestar.datastructures import Cookie
-from litestar.enums import MediaType
 from litestar.response import Redirect
 
 from teamchat.actions.org import realm as realm_actions
-from teamchat.actions.people import web_sessions
+from teamchat.actions.people import password_checks, web_sessions
+from teamchat.actions.people import users as user_actions
 from teamchat.errors import CsrfFailedError, RateLimitedError, ZulipError
 from teamchat.http.auth import CSRF_COOKIE, CSRF_HEADER, SESSION_COOKIE, check_csrf
+from teamchat.http.html import html, pages_css_url
 from teamchat.http.params import Params, as_str
 from teamchat.http.routing import get, post
 from teamchat.http.urls import realm_url
-from teamchat.lib import signup_pages, web_pages, wire
-from teamchat.lib.web_assets import web_assets
+from teamchat.lib import account_pages, web_pages, wire
 from teamchat.records import UserRow, WebSessionRow
 from teamchat.runtime import Runtime
+
+_NO_STORE = {"Cache-Control": "no-store"}
 
 
 def session_cookies(
@@ -62,23 +65,30 @@ async def current_session(
         return None
 
 
-def _login_form(
-    realm_name: str, username: str = "", problem: str = "", status: int = 200
+def login_form(
+    realm_name: str, username: str = "", problem: str = "", status: int = 200, notice: str = ""
 ) -> Response[str]:
-    css = web_assets().url("login.css")
     page = web_pages.login_page(
-        realm_name=realm_name, css_url=css, username=username, problem=problem
+        realm_name=realm_name,
+        css_url=pages_css_url(),
+        username=username,
+        problem=problem,
+        notice=notice,
     )
-    return Response(
-        page, media_type=MediaType.HTML, status_code=status, headers=web_pages.PAGE_HEADERS
-    )
+    return html(page, status)
+
+
+def limited_text(error: RateLimitedError) -> str:
+    """A rate limit as a person reads it."""
+    wait = web_pages.wait_in_words(error.retry_after_secs)
+    return f"Too many failed attempts; try again in {wait}."
 
 
 @get("/login", opt={"public": True})
 async def login_page(request: Request[Any, Any, Any], rt: Runtime) -> Response[str] | Redirect:
     if await current_session(request, rt) is not None:
         return Redirect("/", status_code=302)
-    return _login_form((await realm_actions.get_realm(rt)).name)
+    return login_form((await realm_actions.get_realm(rt)).name)
 
 
 def _same_origin(request: Request[Any, Any, Any], rt: Runtime) -> bool:
@@ -102,10 +112,9 @@ async def login_submit(
     try:
         token, session = await web_sessions.log_in(rt, username, password, client_ip)
     except RateLimitedError as error:
-        problem = f"Too many failed attempts; try again in {round(error.retry_after_secs)} seconds."
-        return _login_form(realm_name, username, problem, 429)
+        return login_form(realm_name, username, limited_text(error), 429)
     except ZulipError as error:
-        return _login_form(realm_name, username, error.msg, error.http_status)
+        return login_form(realm_name, username, error.msg, error.http_status)
     cookies = session_cookies(request, rt, token, session)
     return Redirect("/", status_code=303, cookies=cookies)
 
@@ -129,16 +138,62 @@ async def api_key_page(request: Request[Any, Any, Any], rt: Runtime) -> Response
     found = await current_session(request, rt)
     if found is None:
         return Redirect("/login/", status_code=302)
-    user = found[0]
+    user, session = found
     realm = await realm_actions.get_realm(rt)
-    api_email = wire.api_email(user, realm.host)
-    site = realm_url(request, rt)
-    zuliprc = f"[api]\nemail={api_email}\nkey={user.api_key}\nsite={site}\n"
-    page = signup_pages.welcome(
-        realm_name=realm.name, email=api_email, api_key=user.api_key, zuliprc=zuliprc
+    page = account_pages.api_key_password_form(
+        realm_name=realm.name,
+        css_url=pages_css_url(),
+        email=user.delivery_email,
+        csrf_token=session.csrf_token,
     )
-    headers = {"Cache-Control": "no-store", "X-Content-Type-Options": "nosniff"}
-    return Response(page, media_type=MediaType.HTML, headers=headers)
+    return html(page, headers=_NO_STORE)
 
 
-ROOT_ROUTES = [login_page, login_submit, logout, api_key_page]
+@post("/accounts/api_key", opt={"public": True})
+async def api_key_submit(
+    request: Request[Any, Any, Any], params: Params, rt: Runtime
+) -> Response[str] | Redirect:
+    found = await current_session(request, rt)
+    if found is None:
+        return Redirect("/login/", status_code=303)
+    user, session = found
+    check_csrf(params.optional("csrfmiddlewaretoken", as_str, ""), session)
+    password = params.optional("password", as_str, "")
+    regenerate = params.optional("action", as_str, "show") == "regenerate"
+    realm = await realm_actions.get_realm(rt)
+    client_ip = request.client.host if request.client is not None else ""
+    try:
+        await password_checks.require_password(rt, user, password, client_ip)
+    except RateLimitedError as error:
+        problem, status = limited_text(error), 429
+    except ZulipError as error:
+        problem, status = error.msg, error.http_status
+    else:
+        api_key = await user_actions.do_regenerate_api_key(rt, user) if regenerate else None
+        view = account_pages.ApiKeyView(
+            realm_name=realm.name,
+            email=wire.api_email(user, realm.host),
+            api_key=api_key or user.api_key,
+            zuliprc=_zuliprc(request, rt, user, realm.host, api_key or user.api_key),
+            csrf_token=session.csrf_token,
+            regenerated=api_key is not None,
+        )
+        return html(account_pages.api_key_shown(view, css_url=pages_css_url()), headers=_NO_STORE)
+    page = account_pages.api_key_password_form(
+        realm_name=realm.name,
+        css_url=pages_css_url(),
+        email=user.delivery_email,
+        csrf_token=session.csrf_token,
+        problem=problem,
+    )
+    return html(page, status, headers=_NO_STORE)
+
+
+def _zuliprc(
+    request: Request[Any, Any, Any], rt: Runtime, user: UserRow, host: str, api_key: str
+) -> str:
+    site = realm_url(request, rt)
+    return f"[api]\nemail={wire.api_email(user, host)}\nkey={api_key}\nsite={site}\n"
+
+
+ROOT_ROUTES = [login_page, login_submit, logout, api_key_page, api_key_submit]

@@ -7,7 +7,9 @@ import secrets
 import string
 from collections.abc import Iterator
 from contextlib import contextmanager
+from typing import Any
 
+import msgspec
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError
 
@@ -18,6 +20,7 @@ API_KEY_CHARS = 32
 MIN_PASSWORD_CHARS = 6
 MAX_PASSWORD_CHARS = 100
 MIN_PASSWORD_GUESSES = 10000
+ZXCVBN_MAX_CHARS = 72
 _API_KEY_ALPHABET = string.ascii_letters + string.digits
 # Where API keys and generated passwords come from; only `seeded_secrets` replaces it.
 _RANDOM: random.Random = secrets.SystemRandom()
@@ -78,9 +81,55 @@ def password_problem(password: str) -> str | None:
     return None
 
 
+def password_problem_explained(password: str) -> str | None:
+    """`password_problem`, followed by zxcvbn's warning and advice when it is too guessable
+    (for the pages a person fills in; the API keeps the short sentence)."""
+    problem = password_problem(password)
+    if problem is None or len(password) < MIN_PASSWORD_CHARS or len(password) > MAX_PASSWORD_CHARS:
+        return problem
+    strength = password_strength(password)
+    advice = " ".join(text for text in (strength.warning, *strength.suggestions[:1]) if text)
+    return f"{problem} {advice}" if advice else problem
+
+
 def password_guesses(password: str) -> float:
-    """zxcvbn's estimate of how many guesses finding `password` takes (about 1 ms)."""
+    """zxcvbn's estimate of how many guesses finding `password` takes (milliseconds)."""
+    return float(_zxcvbn(password)["guesses"])
+
+
+class PasswordStrength(msgspec.Struct, frozen=True, kw_only=True):
+    """What the sign-up and reset pages show while a password is typed (zxcvbn's feedback)."""
+
+    score: int  # zxcvbn's 0 (too guessable) .. 4 (very unguessable)
+    acceptable: bool  # whether `password_problem` finds nothing
+    problem: str
+    warning: str
+    suggestions: list[str]
+
+
+def password_strength(password: str) -> PasswordStrength:
+    """zxcvbn's score and advice for `password`, and whether we accept it."""
+    problem = password_problem(password) or ""
+    if len(password) > MAX_PASSWORD_CHARS:
+        return PasswordStrength(
+            score=0, acceptable=False, problem=problem, warning="", suggestions=[]
+        )
+    result = _zxcvbn(password)
+    feedback = result["feedback"]
+    return PasswordStrength(
+        score=int(result["score"]),
+        acceptable=not problem,
+        problem=problem,
+        warning=str(feedback.get("warning") or ""),
+        suggestions=[str(text) for text in feedback.get("suggestions") or []],
+    )
+
+
+def _zxcvbn(password: str) -> dict[str, Any]:
     # Imported on first use: it loads word lists (start-up time). The package has no types.
     from zxcvbn import zxcvbn  # type: ignore[import-untyped]
 
-    return float(zxcvbn(password)["guesses"])
+    # zxcvbn refuses more than 72 characters (and slows down with length): the prefix's
+    # estimate is a lower bound for the whole password, so judging it errs on the safe side.
+    result: dict[str, Any] = zxcvbn(password[:ZXCVBN_MAX_CHARS])
+    return result

@@ -1,30 +1,38 @@
 """The small HTML pages of joining through an invitation link and of confirming a new email
-address. Pure: text in, HTML out."""
+address, in the log-in page's style. Pure: text in, HTML out."""
 
 from __future__ import annotations
 
 from html import escape
 
-_STYLE = (
-    "body{font-family:system-ui,sans-serif;max-width:34rem;margin:3rem auto;padding:0 1rem;"
-    "color:#222}label{display:block;margin:.8rem 0 .2rem}input{width:100%;padding:.4rem;"
-    "box-sizing:border-box}button{margin-top:1rem;padding:.5rem 1.2rem}"
-    ".problem{color:#a00}pre{background:#f4f4f4;padding:.8rem;overflow-x:auto}"
-)
+from teamchat.lib.passwords import MAX_PASSWORD_CHARS, MIN_PASSWORD_CHARS
+from teamchat.lib.web_pages import box_page, problem_line
+
+# The module that shows zxcvbn's verdict while a new password is typed (static/pages/).
+STRENGTH_SCRIPT = "pages/password_strength.js"
 
 
-def _page(title: str, body: str) -> str:
+def new_password_fields(*, label: str = "Password", name: str = "password") -> str:
+    """A new-password input with the live strength meter the strength script fills in."""
     return (
-        '<!DOCTYPE html><html lang="en"><head><meta charset="utf-8">'
-        '<meta name="viewport" content="width=device-width, initial-scale=1">'
-        f"<title>{escape(title)}</title><style>{_STYLE}</style></head>"
-        f"<body>{body}</body></html>"
+        f'<label for="{name}">{escape(label)}</label>'
+        f'<input id="{name}" name="{name}" type="password" autocomplete="new-password" required '
+        f'minlength="{MIN_PASSWORD_CHARS}" maxlength="{MAX_PASSWORD_CHARS}" '
+        f'data-strength="{name}-strength" aria-describedby="{name}-strength">'
+        f'<div id="{name}-strength" class="strength" aria-live="polite" hidden>'
+        '<meter class="strength-meter" min="0" max="5" low="3" high="4" optimum="5" value="0">'
+        "</meter>"
+        '<p class="strength-verdict"></p><ul class="strength-advice"></ul></div>'
+        f'<p class="hint">At least {MIN_PASSWORD_CHARS} characters; '
+        "longer and less common is stronger.</p>"
     )
 
 
 def signup_form(
     *,
     realm_name: str,
+    css_url: str,
+    script_url: str,
     action: str,
     email: str,
     email_fixed: bool,
@@ -32,44 +40,33 @@ def signup_form(
     problem: str | None = None,
 ) -> str:
     """The form a new member fills in; `email_fixed` for email invitations."""
-    problem_html = f'<p class="problem" role="alert">{escape(problem)}</p>' if problem else ""
     readonly = " readonly" if email_fixed else ""
-    body = (
-        f"<h1>Join {escape(realm_name)}</h1>{problem_html}"
-        f'<form method="post" action="{escape(action)}">'
+    inner = (
+        f"<h1>Join {escape(realm_name)}</h1>{problem_line(problem)}"
+        f'<form method="post" action="{escape(action)}" id="signup-form">'
         '<label for="email">Email</label>'
-        f'<input id="email" name="email" type="email" required value="{escape(email)}"{readonly}>'
+        f'<input id="email" name="email" type="email" autocomplete="email" required '
+        f'value="{escape(email)}"{readonly}>'
         '<label for="full_name">Full name</label>'
-        f'<input id="full_name" name="full_name" required value="{escape(full_name)}">'
-        '<label for="password">Password</label>'
-        '<input id="password" name="password" type="password" required minlength="6">'
+        f'<input id="full_name" name="full_name" autocomplete="name" required '
+        f'value="{escape(full_name)}">'
+        f"{new_password_fields()}"
         '<button type="submit">Create account</button></form>'
     )
-    return _page(f"Join {realm_name}", body)
+    return box_page(f"Join {realm_name}", css_url, inner, scripts=(script_url,))
 
 
-def email_changed(*, realm_name: str, old_email: str, new_email: str) -> str:
+def email_changed(*, realm_name: str, css_url: str, old_email: str, new_email: str) -> str:
     """After opening an email-change confirmation link."""
-    body = (
+    inner = (
         f"<h1>{escape(realm_name)}</h1><p>The email address of your account is now "
         f"<strong>{escape(new_email)}</strong> (it was {escape(old_email)}).</p>"
+        '<p class="aside"><a href="/">Open the app</a></p>'
     )
-    return _page("Email address changed", body)
+    return box_page("Email address changed", css_url, inner)
 
 
-def link_problem(*, realm_name: str, problem: str) -> str:
+def link_problem(*, realm_name: str, css_url: str, problem: str) -> str:
     """The page for a link that cannot be used (unknown, revoked, used, expired)."""
-    body = f'<h1>{escape(realm_name)}</h1><p class="problem">{escape(problem)}</p>'
-    return _page("Invitation link problem", body)
-
-
-def welcome(*, realm_name: str, email: str, api_key: str, zuliprc: str) -> str:
-    """After sign-up: the account's API key and a ready-to-use zuliprc."""
-    body = (
-        f"<h1>Welcome to {escape(realm_name)}!</h1>"
-        f"<p>Your account <strong>{escape(email)}</strong> is ready.</p>"
-        f'<p>API key: <code id="api_key">{escape(api_key)}</code></p>'
-        "<p>Save this as <code>~/.zuliprc</code> to use Zulip clients and bots:</p>"
-        f'<pre id="zuliprc">{escape(zuliprc)}</pre>'
-    )
-    return _page(f"Welcome to {realm_name}", body)
+    inner = f'<h1>{escape(realm_name)}</h1><p class="problem">{escape(problem)}</p>'
+    return box_page("Link problem", css_url, inner)

@@ -1,8 +1,10 @@
-"""The HTML of the web client's pages: the log-in form and the app shell. Pure: text in, HTML
-out. No inline script or style: the Content-Security-Policy forbids both."""
+"""The HTML of the web client's pages: the frame of every page, the log-in form and the app
+shell. Pure: text in, HTML out. No inline script or style: the Content-Security-Policy forbids
+both (every HTML response gets PAGE_HEADERS, see teamchat/http/html.py)."""
 
 from __future__ import annotations
 
+import math
 from html import escape
 
 # Every page of the web client: nothing from another origin, no inline script, style or eval.
@@ -20,8 +22,9 @@ PAGE_HEADERS = {
 }
 
 
-def _page(title: str, css_url: str, body: str, head: str = "", icon_url: str = "") -> str:
-    """`icon_url`: the versioned SVG icon (cached for a year); else /favicon.ico."""
+def page(title: str, css_url: str, body: str, head: str = "", icon_url: str = "") -> str:
+    """A whole HTML document: `body` is the <body> element, `head` extra head elements.
+    `icon_url`: the versioned SVG icon (cached for a year); else /favicon.ico."""
     icon = (
         f'<link rel="icon" href="{escape(icon_url)}" type="image/svg+xml">'
         if icon_url
@@ -36,12 +39,48 @@ def _page(title: str, css_url: str, body: str, head: str = "", icon_url: str = "
     )
 
 
-def login_page(*, realm_name: str, css_url: str, username: str = "", problem: str = "") -> str:
+def box_page(title: str, css_url: str, inner: str, *, scripts: tuple[str, ...] = ()) -> str:
+    """A page of the log-in family: one centred box holding `inner` (HTML)."""
+    head = "".join(f'<script type="module" src="{escape(url)}"></script>' for url in scripts)
+    body = f'<body class="page"><main class="login-box">{inner}</main></body>'
+    return page(title, css_url, body, head)
+
+
+def problem_line(problem: str | None) -> str:
+    """The alert paragraph a form shows above itself, or nothing."""
+    return f'<p class="problem" role="alert">{escape(problem)}</p>' if problem else ""
+
+
+def notice_line(notice: str | None) -> str:
+    """A status paragraph (a success or a reminder), or nothing."""
+    return f'<p class="notice" role="status">{escape(notice)}</p>' if notice else ""
+
+
+def wait_in_words(seconds: float) -> str:
+    """How long to wait, as people say it: "30 minutes", "1 hour", "a few seconds"."""
+    if seconds < 10:
+        return "a few seconds"
+    if seconds < 90:
+        return f"{math.ceil(seconds)} seconds"
+    minutes = math.ceil(seconds / 60)
+    if minutes < 90:
+        return "1 minute" if minutes == 1 else f"{minutes} minutes"
+    hours = math.ceil(minutes / 60)
+    return "1 hour" if hours == 1 else f"{hours} hours"
+
+
+def login_page(
+    *,
+    realm_name: str,
+    css_url: str,
+    username: str = "",
+    problem: str = "",
+    notice: str = "",
+) -> str:
     """The log-in form (POST /login/), with the problem of the last attempt if any."""
-    problem_html = f'<p class="problem" role="alert">{escape(problem)}</p>' if problem else ""
     body = (
         '<body class="page"><main class="login-box">'
-        f"<h1>Log in to {escape(realm_name)}</h1>{problem_html}"
+        f"<h1>Log in to {escape(realm_name)}</h1>{notice_line(notice)}{problem_line(problem)}"
         '<form method="post" action="/login/" id="login-form">'
         '<label for="username">Email</label>'
         '<input id="username" name="username" type="email" autocomplete="username" required '
@@ -49,9 +88,11 @@ def login_page(*, realm_name: str, css_url: str, username: str = "", problem: st
         '<label for="password">Password</label>'
         '<input id="password" name="password" type="password" '
         'autocomplete="current-password" required>'
-        '<button type="submit">Log in</button></form></main></body>'
+        '<button type="submit">Log in</button></form>'
+        '<p class="aside"><a href="/accounts/password/reset/" id="forgot-password">'
+        "Forgot your password?</a></p></main></body>"
     )
-    return _page(f"Log in · {realm_name}", css_url, body)
+    return page(f"Log in · {realm_name}", css_url, body)
 
 
 def app_shell(
@@ -90,4 +131,4 @@ def app_shell(
         '<aside id="people" class="people" aria-label="People"></aside></div>'
         '<dialog id="settings" class="settings" aria-labelledby="settings-title"></dialog></body>'
     )
-    return _page(realm_name, css_url, body, head, icon_url)
+    return page(realm_name, css_url, body, head, icon_url)

@@ -275,3 +275,25 @@ def test_named_sandbox_reopens_with_the_same_credentials(tmp_path: Path) -> None
         again.stop()
     with pytest.raises(httpx.HTTPError):
         httpx.get(f"{again.url}/api/v1/server_settings", timeout=1)
+
+
+def test_sandbox_logs_every_email_and_lists_them(sandbox: ServerProcess) -> None:
+    folder = sandbox.directory / "dev-emails"
+    assert f"emails it sends: {folder}" in sandbox.first_output.replace("\n", "")
+    with Api(sandbox.url, "iago@zulip.com", iago_key(sandbox)) as iago:
+        body = iago.ok("POST", "/invites", invitee_emails="newcomer@example.com", stream_ids=[])
+        assert "invite_links" not in body  # logged counts as sent
+    deadline = time.monotonic() + 15
+    while not list(folder.glob("*.eml")) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    [saved] = folder.glob("*.eml")
+    assert stat.S_IMODE(saved.stat().st_mode) == 0o600
+    page = httpx.get(f"{sandbox.url}/emails/", timeout=30)
+    assert page.status_code == 200 and "newcomer@example.com" in page.text
+    assert re.search(r'<a href="http://[^"]+/join/[a-z0-9]+/">', page.text)
+    assert "email to newcomer@example.com" in sandbox.log()
+
+
+def iago_key(sandbox: ServerProcess) -> str:
+    with Api(sandbox.url) as anonymous:
+        return str(anonymous.ok("POST", "/dev_fetch_api_key", username="iago@zulip.com")["api_key"])

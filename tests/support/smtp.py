@@ -1,60 +1,57 @@
-"""A tiny in-process SMTP server that records the messages it receives (tests only)."""
+"""A real SMTP server for tests (aiosmtpd, in a thread of the test process) that keeps every
+message it receives, so tests read back what the server under test mailed."""
 
 from __future__ import annotations
 
-import socketserver
-import threading
+import time
 from email import message_from_bytes
 from email.message import Message
+from typing import Any
+
+from aiosmtpd.controller import Controller
+from aiosmtpd.smtp import SMTP, Envelope, Session
+
+from tests.support.server import free_port
 
 
-class _Handler(socketserver.StreamRequestHandler):
-    server: SmtpRecorder
+class _Keeper:
+    def __init__(self) -> None:
+        self.messages: list[Message] = []
 
-    def _reply(self, line: str) -> None:
-        self.wfile.write(line.encode() + b"\r\n")
-
-    def handle(self) -> None:
-        self._reply("220 test SMTP ready")
-        while line := self.rfile.readline():
-            command = line.decode(errors="replace").strip()
-            verb = command.split(" ", 1)[0].upper()
-            if verb in ("EHLO", "HELO"):
-                self._reply("250 test")
-            elif verb == "DATA":
-                self._reply("354 go ahead")
-                self.server.messages.append(self._read_data())
-                self._reply("250 queued")
-            elif verb == "QUIT":
-                self._reply("221 bye")
-                return
-            else:
-                self._reply("250 ok")
-
-    def _read_data(self) -> Message:
-        lines = []
-        while (line := self.rfile.readline()) not in (b".\r\n", b".\n", b""):
-            lines.append(line[1:] if line.startswith(b"..") else line)
-        return message_from_bytes(b"".join(lines))
+    async def handle_DATA(self, server: SMTP, session: Session, envelope: Envelope) -> str:
+        content: Any = envelope.original_content or envelope.content
+        self.messages.append(message_from_bytes(bytes(content)))
+        return "250 Message accepted for delivery"
 
 
-class SmtpRecorder(socketserver.ThreadingTCPServer):
-    daemon_threads = True
-    allow_reuse_address = True
+class SmtpRecorder:
+    """`with SmtpRecorder() as smtp:` serves on 127.0.0.1:`smtp.port`; `smtp.messages`."""
 
     def __init__(self) -> None:
-        super().__init__(("127.0.0.1", 0), _Handler)
-        self.messages: list[Message] = []
-        self.thread = threading.Thread(target=self.serve_forever, daemon=True)
+        self._keeper = _Keeper()
+        self.port = free_port()
+        self._controller = Controller(self._keeper, hostname="127.0.0.1", port=self.port)
 
     @property
-    def port(self) -> int:
-        return int(self.server_address[1])
+    def messages(self) -> list[Message]:
+        return self._keeper.messages
+
+    def env(self) -> dict[str, str]:
+        """The server settings that send mail here."""
+        return {"TEAMCHAT_SMTP_HOST": "127.0.0.1", "TEAMCHAT_SMTP_PORT": str(self.port)}
+
+    def wait_for(self, count: int, timeout_secs: float = 15.0) -> list[Message]:
+        """The first `count` messages, waiting for them to arrive (mail is sent after the
+        answer); fails if they do not."""
+        deadline = time.monotonic() + timeout_secs
+        while len(self.messages) < count and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert len(self.messages) >= count, f"{len(self.messages)} of {count} emails arrived"
+        return list(self.messages[:count])
 
     def __enter__(self) -> SmtpRecorder:
-        self.thread.start()
+        self._controller.start()
         return self
 
     def __exit__(self, *exc: object) -> None:
-        self.shutdown()
-        self.server_close()
+        self._controller.stop()

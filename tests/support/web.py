@@ -15,7 +15,8 @@ def log_in(client: httpx.Client, username: str, password: str) -> httpx.Response
 
 
 def join(link: str, **form: str) -> httpx.Response:
-    """Sign up through invitation `link`; on success, the API key page the new session opens.
+    """Sign up through invitation `link`; on success, the API key page the new session shows
+    once the password is entered again.
 
     The failure pages (a form with a problem, a bad link) are returned as they are."""
     with httpx.Client(timeout=30) as client:
@@ -23,4 +24,16 @@ def join(link: str, **form: str) -> httpx.Response:
         if response.status_code != 303:
             return response
         assert response.headers["location"] == "/", response.headers
-        return client.get(link.split("/join/")[0] + "/accounts/api_key/")
+        return show_api_key(client, link.split("/join/")[0], form["password"])
+
+
+def show_api_key(
+    client: httpx.Client, base_url: str, password: str, action: str = "show"
+) -> httpx.Response:
+    """Enter the password on the API key page of a logged-in `client` (a CSRF-checked form)."""
+    form = {
+        "password": password,
+        "action": action,
+        "csrfmiddlewaretoken": client.cookies["csrftoken"],
+    }
+    return client.post(f"{base_url}/accounts/api_key/", data=form)

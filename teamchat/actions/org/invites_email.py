@@ -11,8 +11,9 @@ import re
 from teamchat import store
 from teamchat.actions.org import invites, permissions
 from teamchat.actions.org.invites import InvitationError, InviteOptions
-from teamchat.actions.org.mail import send_email
+from teamchat.actions.org.mail import NO_MAIL_TEXT, mail_configured, send_email
 from teamchat.actions.org.user_groups import require_member_or_admin
+from teamchat.config import Settings
 from teamchat.errors import OrganizationOwnerRequiredError, ZulipError
 from teamchat.lib.api_types import JsonDict
 from teamchat.lib.validation import is_valid_email
@@ -71,8 +72,11 @@ async def _check_emails(
 
 async def do_invite_users(
     rt: Runtime, user: UserRow, raw_emails: str, options: InviteOptions, *, realm_url: str
-) -> None:
-    """POST /invites: record one invitation per new address, then email the links."""
+) -> list[tuple[str, str]]:
+    """POST /invites: record one invitation per new address, then email the links.
+
+    Returns (address, link) for each email that could not be sent (no SMTP server, or it
+    refused): the inviter shares those links another way."""
     require_member_or_admin(user)
     links: list[tuple[str, str]] = []
     async with rt.db.write() as tx:
@@ -92,15 +96,35 @@ async def do_invite_users(
             )
             links.append((email, invites.invite_link(realm_url, key)))
         await invites.notify_invites_changed(rt, tx, user.id)
-    for email, link in links:
-        await _send_invitation(rt, user, realm.name, email, link)
+    unsent = [
+        (email, link)
+        for email, link in links
+        if not await _send_invitation(rt, user, realm.name, email, link)
+    ]
     if skipped:
-        raise InvitationError(
+        error = InvitationError(
             "Some of those addresses are already using Zulip, so we didn't send them an "
             "invitation. We did send invitations to everyone else!",
             skipped,
             sent_invitations=True,
         )
+        if unsent:
+            error.data["email_problem"] = unsent_message(rt.settings)
+            error.data["invite_links"] = unsent_links(unsent)
+        raise error
+    return unsent
+
+
+def unsent_message(settings: Settings) -> str:
+    """Why an invitation email was not sent (the links then go to the inviter)."""
+    if not mail_configured(settings):
+        return NO_MAIL_TEXT
+    return "The email server refused or could not be reached, so some emails were not sent."
+
+
+def unsent_links(unsent: list[tuple[str, str]]) -> list[JsonDict]:
+    """The wire form of invitations whose email was not sent: [{"email", "link"}]."""
+    return [{"email": email, "link": link} for email, link in unsent]
 
 
 async def _send_invitation(
@@ -213,4 +237,9 @@ async def do_resend_user_invite(
     if invites.is_expired(invitation, rt.now()):
         raise ZulipError("The invitation has expired.")
     link = invites.invite_link(realm_url, invitation.key)
-    await _send_invitation(rt, referrer, realm.name, invitation.email, link)
+    if not await _send_invitation(rt, referrer, realm.name, invitation.email, link):
+        raise ZulipError(
+            f"{unsent_message(rt.settings)} Share this invitation link with "
+            f"{invitation.email} instead: {link}",
+            invite_link=link,
+        )

@@ -20,7 +20,7 @@ from teamchat.actions.org.welcome import notify_referrer, send_welcome_messages
 from teamchat.actions.people.users import insert_user, publish_user_added
 from teamchat.errors import ZulipError
 from teamchat.events.types_org import UserGroupAddMembersEvent
-from teamchat.lib.passwords import hash_password, password_problem
+from teamchat.lib.passwords import hash_password, password_problem_explained
 from teamchat.lib.validation import full_name_problem, is_valid_email
 from teamchat.records import InvitationRow, RealmRow, Role, UserRow
 from teamchat.runtime import Runtime
@@ -95,7 +95,7 @@ async def accept_invitation(
     email = (link.invitation.email or email).strip()
     if not is_valid_email(email):
         return SignupResult(problem=f"Invalid email '{email}'")
-    problem = full_name_problem(full_name) or password_problem(password)
+    problem = full_name_problem(full_name) or password_problem_explained(password)
     if problem:
         return SignupResult(problem=problem)
     password_hash = await asyncio.to_thread(hash_password, password)

@@ -2,12 +2,10 @@
 
 from __future__ import annotations
 
-import asyncio
-import functools
 import hmac
-import ipaddress
 
 from teamchat.actions.org.realm_deactivation import check_realm_active
+from teamchat.actions.people.password_checks import check_password
 from teamchat.actions.people.users import find_user_by_email
 from teamchat.errors import (
     AuthenticationFailedError,
@@ -16,28 +14,14 @@ from teamchat.errors import (
     UserDeactivatedError,
     ZulipError,
 )
-from teamchat.lib.passwords import hash_password, verify_password
 from teamchat.lib.ratelimit import RateLimiter
 from teamchat.records import UserRow
 from teamchat.runtime import Runtime
 from teamchat.store import users as store_users
 
-_MAX_USERNAME_KEY_CHARS = 256
 # Cached successful API-key authentications (one per client credential in use); past this
 # many the cache starts over rather than grow without bound.
 _AUTH_CACHE_ENTRIES = 10_000
-
-
-@functools.cache
-def _dummy_hash() -> str:
-    """Verified against when the username is unknown, so both failures cost the same time.
-    Made on first use: an argon2 hash at import cost every start-up a tenth of a second."""
-    return hash_password("not-a-real-password")
-
-
-def _verify(user: UserRow | None, password: str) -> bool:
-    """Check `password` (in a thread: argon2 is CPU-bound), costing the same without a user."""
-    return verify_password(user.password_hash if user is not None else _dummy_hash(), password)
 
 
 async def authenticate_api_key(rt: Runtime, username: str, api_key: str) -> UserRow:
@@ -107,29 +91,6 @@ def check_api_rate_limit(rt: Runtime, user: UserRow) -> None:
     rt.api_limiter.hit(key)
 
 
-def login_limit_key(user: UserRow | None, username: str) -> str:
-    """The failure counter a password guess counts against: the account it names, whatever
-    alias was typed, else the unknown username as typed (stripped, casefolded)."""
-    if user is not None:
-        return f"user:{user.id}"
-    # No email is longer than 254 characters: a longer key would only cost memory.
-    return "name:" + username.strip().casefold()[:_MAX_USERNAME_KEY_CHARS]
-
-
-def client_limit_key(client_ip: str) -> str:
-    """The per-client failure counter: the IPv4 address, or the IPv6 /64 (one subscriber's
-    network, whose addresses an attacker can rotate through freely)."""
-    try:
-        address = ipaddress.ip_address(client_ip)
-    except ValueError:
-        return client_ip
-    if isinstance(address, ipaddress.IPv6Address):
-        if address.ipv4_mapped is not None:
-            return str(address.ipv4_mapped)
-        return str(ipaddress.ip_network(f"{address}/64", strict=False))
-    return str(address)
-
-
 def _raise_if_limited(limiter: RateLimiter, key: str) -> None:
     retry_after = limiter.retry_after(key)
     if retry_after is not None:
@@ -137,22 +98,17 @@ def _raise_if_limited(limiter: RateLimiter, key: str) -> None:
 
 
 async def fetch_api_key(rt: Runtime, username: str, password: str, client_ip: str) -> UserRow:
-    """Check a password log-in.
+    """Check a password log-in (POST /fetch_api_key, the web log-in form).
 
-    Failures are limited per account (or unknown username) and per client IP across
-    usernames; a limited account is refused even with the right password.
+    Attempts are limited per account (or unknown username) and per client IP across
+    usernames (see password_checks); a limited account is refused even with the right
+    password.
     """
-    client_key = client_limit_key(client_ip)
-    _raise_if_limited(rt.login_ip_limiter, client_key)
     async with rt.db.read() as conn:
         await check_realm_active(conn)
         user = await find_user_by_email(conn, username.strip())
-    account_key = login_limit_key(user, username)
-    _raise_if_limited(rt.auth_limiter, account_key)
-    matches = await asyncio.to_thread(_verify, user, password)
+    matches = await check_password(rt, user, password, username=username, client_ip=client_ip)
     if user is None or not matches:
-        rt.auth_limiter.hit(account_key)
-        rt.login_ip_limiter.hit(client_key)
         raise AuthenticationFailedError()
     if not user.is_active:
         raise UserDeactivatedError()

@@ -16,7 +16,7 @@ from functools import cache
 from teamchat import store
 from teamchat.actions.org.permissions import require_realm_admin
 from teamchat.actions.people import presence, web_sessions
-from teamchat.actions.people.auth import login_limit_key
+from teamchat.actions.people.password_checks import check_password, password_changed
 from teamchat.actions.people.setting_events import (
     publish_export_consent,
     publish_setting_change,
@@ -30,11 +30,11 @@ from teamchat.actions.people.user_admin import (
 )
 from teamchat.actions.people.user_status import NewStatus, apply_status
 from teamchat.actions.state import StateContext, state_fetcher
-from teamchat.errors import ZulipError
+from teamchat.errors import RateLimitedError, ZulipError
 from teamchat.events.types_people import RealmUserSettingsDefaultsEvent
 from teamchat.lib import realm_settings, user_settings, wire
 from teamchat.lib.api_types import JsonDict
-from teamchat.lib.passwords import hash_password, password_problem, verify_password
+from teamchat.lib.passwords import hash_password, password_problem
 from teamchat.lib.user_settings import SettingValue
 from teamchat.records import UserRow
 from teamchat.runtime import Runtime
@@ -146,10 +146,12 @@ async def check_change_settings(
     old_password: str | None = None,
     new_password: str | None = None,
     keep_session: str | None = None,
+    client_ip: str = "",
 ) -> None:
     """PATCH /settings: validate everything first, then store it in one transaction.
     `keep_session` is the cookie token of the browser session making the request: a new
-    password ends every other session, but not that one (Zulip's update_session_auth_hash)."""
+    password ends every other session, but not that one (Zulip's update_session_auth_hash),
+    and forgives the account's failed attempts; the API key stays."""
     if user.is_bot:
         raise ZulipError("This endpoint does not accept bot requests.")
     check_setting_values(changes)
@@ -157,7 +159,9 @@ async def check_change_settings(
         raise ZulipError("timezone is not a recognized time zone")
     password_hash = None
     if new_password is not None:
-        password_hash = await _check_new_password(rt, user, old_password or "", new_password)
+        password_hash = await _check_new_password(
+            rt, user, old_password or "", new_password, client_ip
+        )
     name = None
     if full_name is not None and full_name != user.full_name:
         async with rt.db.read() as conn:
@@ -178,16 +182,20 @@ async def check_change_settings(
 
 
 async def _check_new_password(
-    rt: Runtime, user: UserRow, old_password: str, new_password: str
+    rt: Runtime, user: UserRow, old_password: str, new_password: str, client_ip: str
 ) -> str:
-    # Wrong old passwords count against the same per-account limit as failed log-ins.
-    limit_key = login_limit_key(user, user.delivery_email)
-    retry_after = rt.auth_limiter.retry_after(limit_key)
-    if retry_after is not None:
-        seconds = math.ceil(retry_after)
-        raise ZulipError(f"You're making too many attempts! Try again in {seconds} seconds.")
-    if not await asyncio.to_thread(verify_password, user.password_hash, old_password):
-        rt.auth_limiter.hit(limit_key)
+    # Old passwords are checked as log-ins are, against the same budgets.
+    try:
+        matches = await check_password(
+            rt, user, old_password, username=user.delivery_email, client_ip=client_ip
+        )
+    except RateLimitedError as error:
+        # zulip-compat: Zulip's words for this endpoint (json_change_settings).
+        seconds = math.ceil(error.retry_after_secs)
+        raise ZulipError(
+            f"You're making too many attempts! Try again in {seconds} seconds."
+        ) from None
+    if not matches:
         raise ZulipError("Wrong password!")
     if password_problem(new_password):
         raise ZulipError("New password is too weak!")
@@ -215,6 +223,7 @@ async def do_change_settings(
             await _apply_timezone(rt, tx, fresh, timezone)
         if password_hash is not None:
             await store.users.update_password_hash(tx, user.id, password_hash)
+            await password_changed(tx, rt, fresh)
             if keep_session is not None:
                 await web_sessions.keep_session(tx, keep_session, user.id, password_hash)
 

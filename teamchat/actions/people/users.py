@@ -15,6 +15,7 @@ import msgspec
 from teamchat import store
 from teamchat.actions.org.system_group_events import publish_system_group_joins
 from teamchat.actions.people import user_access  # module import: user_access imports us
+from teamchat.actions.people.password_checks import password_changed
 from teamchat.errors import ZulipError
 from teamchat.events import rules_people  # noqa: F401 (registers realm_user event rules)
 from teamchat.events.internal import IF_CAPS
@@ -245,9 +246,11 @@ async def check_set_password(rt: Runtime, user: UserRow, password: str) -> None:
 
 
 async def do_set_password(rt: Runtime, user: UserRow, password_hash: str) -> None:
-    """Store a new password hash (no event: passwords are never sent)."""
+    """Store a new password hash (no event: passwords are never sent); the account's failed
+    attempts are forgiven and its web sessions end (their fingerprint no longer matches)."""
     async with rt.db.write() as tx:
         await store.users.update_password_hash(tx, user.id, password_hash)
+        await password_changed(tx, rt, user)
 
 
 async def do_regenerate_api_key(rt: Runtime, user: UserRow) -> str:

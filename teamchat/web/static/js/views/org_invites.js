@@ -6,6 +6,20 @@ import { el } from "../dom.js";
 import { EXPIRY_CHOICES, assignableRoles, roleName } from "../org.js";
 import { confirmButton, formatDate, labelled, resultLine, run, selectOf, table } from "./org_forms.js";
 
+// One invitation whose email was not sent: the address and its link, ready to copy.
+function unsentRow(entry) {
+  const link = el("input", { readonly: true, value: entry.link, "aria-label": `Invitation link for ${entry.email}` });
+  return el("li", {}, [
+    el("span", { text: entry.email }),
+    link,
+    el("button", {
+      type: "button",
+      text: "Copy",
+      onclick: () => navigator.clipboard?.writeText(link.value).catch(() => link.select()),
+    }),
+  ]);
+}
+
 export class InvitesSection {
   constructor(model) {
     this.model = model;
@@ -67,6 +81,7 @@ export class InvitesSection {
     ]);
     linkRow.hidden = true;
     const result = resultLine();
+    const unsentList = el("ul", { class: "org-unsent-links", id: "org-invite-unsent" });
     kind.addEventListener("change", () => {
       emailsField.hidden = kind.value !== "email";
       submit.textContent = kind.value === "email" ? "Send invitations" : "Create invitation link";
@@ -82,10 +97,17 @@ export class InvitesSection {
         ),
         include_realm_default_subscriptions: this.defaultsBox.checked,
       };
+      unsentList.replaceChildren();
       if (kind.value === "email") {
         const invite = () => post("/invites", { ...params, invitee_emails: emails.value });
         const answer = await run(result, invite, "Invitations sent.");
         if (answer) emails.value = "";
+        // No email went (the server cannot send mail): say so and give each link instead.
+        if (answer?.invite_links?.length) {
+          result.className = "org-result failed";
+          result.textContent = `${answer.email_problem} Share each invitation link with its person:`;
+          unsentList.replaceChildren(...answer.invite_links.map((entry) => unsentRow(entry)));
+        }
       } else {
         const answer = await run(result, () => post("/invites/multiuse", params), "Link created.");
         if (answer) {
@@ -101,6 +123,7 @@ export class InvitesSection {
       this.channelBoxes,
       el("div", { class: "org-row" }, [submit]),
       result,
+      unsentList,
       linkRow,
     ]);
   }
