@@ -1,15 +1,18 @@
 """Measure the Markdown renderer: render a realistic mix of messages and print messages/second.
 
-Usage: python scripts/bench_render.py [--messages 2000] [--rounds 3] [--by-kind]
+Usage: python scripts/bench_render.py [--messages 2000] [--rounds 3] [--by-kind] [--images]
 The mix: short chat lines, mentions, channel links, emoji, links, linkifiers, lists, quotes,
 code blocks and the odd long message, rendered with a realm of 200 users and 50 channels.
 --by-kind prints the cost of one message of each kind instead: plain text (no code or math),
 a highlighted code block, a bare domain, and math (a new formula, and one seen before).
+With --images, every message links an image (another site's, or an upload, linked or with
+`![alt](url)`), rendered with image previews on where the renderer has them.
 """
 
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import random
 import sys
 import time
@@ -46,6 +49,30 @@ TEMPLATES = [
 ]
 
 
+IMAGE_TEMPLATES = [
+    "look at this https://example.com/photos/{issue}.png",
+    "[screenshot.png](/user_uploads/2/ab/{issue}/screenshot.png)",
+    "![diagram](/user_uploads/2/cd/{issue}/diagram.jpg) as discussed with @**{user}**",
+    "before: https://example.com/a/{issue}.jpg\nafter: https://example.com/b/{issue}.jpg",
+]
+
+
+def with_image_previews(ctx: RenderContext, messages: list[str]) -> RenderContext:
+    """`ctx` with image previews on and every upload in `messages` known (if supported)."""
+    names = {field.name for field in dataclasses.fields(RenderContext)}
+    if "image_preview" not in names:
+        return ctx  # a renderer without image previews: the same messages as plain links
+    from teamchat.render.markdown import UploadPreview
+
+    uploads = {}
+    for content in messages:
+        for part in content.split("/user_uploads/")[1:]:
+            path = part.split(")")[0]
+            url = f"/user_uploads/thumbnail/{path}/840x560.webp"
+            uploads[path] = UploadPreview(1600, 1200, "image/png", False, url)
+    return dataclasses.replace(ctx, image_preview=True, upload_previews=uploads, camo_key=b"k")
+
+
 def build_context(rng: random.Random) -> RenderContext:
     """Build a realm-sized context: 200 users, 50 channels, a few emoji and linkifiers."""
     users = [MentionTarget(user_id, f"User {user_id}") for user_id in range(1, 201)]
@@ -65,10 +92,10 @@ def build_context(rng: random.Random) -> RenderContext:
     )
 
 
-def build_messages(count: int, rng: random.Random) -> list[str]:
+def build_messages(count: int, rng: random.Random, templates: list[str]) -> list[str]:
     """Fill the templates with random users, channels and numbers."""
     return [
-        rng.choice(TEMPLATES).format(
+        rng.choice(templates).format(
             user=f"User {rng.randint(1, 200)}",
             stream=f"team {rng.randint(1, 50)}",
             issue=rng.randint(1, 9999),
@@ -116,6 +143,7 @@ def main() -> None:
     parser.add_argument("--messages", type=int, default=2000)
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--by-kind", action="store_true")
+    parser.add_argument("--images", action="store_true", help="only messages with images")
     args = parser.parse_args()
     rng = random.Random(42)
     ctx = build_context(rng)
@@ -123,7 +151,9 @@ def main() -> None:
         render_markdown("warm up :smile: @**User 1** $$x$$", ctx)  # tables, KaTeX
         by_kind(ctx, rng)
         return
-    messages = build_messages(args.messages, rng)
+    messages = build_messages(args.messages, rng, IMAGE_TEMPLATES if args.images else TEMPLATES)
+    if args.images:
+        ctx = with_image_previews(ctx, messages)
     render_markdown("warm up :smile: @**User 1**", ctx)  # builds the emoji tables once
     best = 0.0
     for round_number in range(1, args.rounds + 1):

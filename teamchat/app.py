@@ -34,6 +34,11 @@ from teamchat.actions.integrations import (  # noqa: F401 (their send hooks)
     outgoing_webhooks,
     url_previews,
 )
+from teamchat.actions.messages import (
+    external_images,
+    thumbnail_hook,  # noqa: F401 (its send hook)
+    thumbnails,
+)
 from teamchat.actions.messages.retention import run_retention
 from teamchat.actions.notifications import mobile_push  # noqa: F401 (its send hook)
 from teamchat.actions.notifications.missed_emails import run_missed_emails
@@ -229,6 +234,9 @@ def create_app(settings: Settings, rt: Runtime | None = None) -> Litestar:
         await feed.start()
         watcher.add_listener(feed.publish_new)
         await fail_interrupted_exports(runtime)
+        await external_images.ensure_camo_key(runtime)
+        await thumbnails.resume_pending(runtime)
+        runtime.spawn(thumbnails.backfill_images(runtime))
         watch_task = asyncio.create_task(watcher.run())
         tasks = [gc_task, watch_task]
         if settings.backup_every_hours > 0:

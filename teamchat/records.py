@@ -238,6 +238,20 @@ class AttachmentRow(msgspec.Struct, frozen=True, kw_only=True):
     create_time: int
 
 
+class ImageAttachmentRow(msgspec.Struct, frozen=True, kw_only=True):
+    """An uploaded image: its size as shown, frames, and thumbnail state (Zulip's
+    ImageAttachment). `state` is "pending", "ready" or "failed"."""
+
+    attachment_id: int
+    path_id: str
+    content_type: str
+    width: int
+    height: int
+    frames: int
+    state: str
+    thumbnail_names: tuple[str, ...] = ()
+
+
 class RealmExportRow(msgspec.Struct, frozen=True, kw_only=True):
     """An export requested through the API (Zulip's RealmExport)."""
 

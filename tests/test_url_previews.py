@@ -12,6 +12,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 import pytest
 
 from teamchat.actions.integrations.url_previews import FetchRefusedError, fetch_page
+from teamchat.lib.camo import camo_url
 from teamchat.lib.url_preview import embed_html, is_public_address, parse_preview
 from tests.support.api import Api
 from tests.support.channels import Queue, stream_id, subscribe
@@ -20,6 +21,7 @@ from tests.support.server import ServerProcess
 PAGE = b"""<html><head><title>Fallback</title>
 <meta property="og:title" content="Release &lt;script&gt;alert(1)&lt;/script&gt; notes">
 <meta property="og:description" content="What changed in 2.0">
+<meta property="og:image" content="/banner.png">
 </head><body>hello</body></html>"""
 
 
@@ -61,8 +63,20 @@ def test_parse_and_embed() -> None:
     assert preview is not None
     assert preview.title == "Release <script>alert(1)</script> notes"
     assert preview.description == "What changed in 2.0"
-    html = embed_html(preview)
+    assert preview.image == "https://example.com/banner.png"
+    camo = camo_url(b"key", preview.image)
+    html = embed_html(preview, camo)
     assert "<script>" not in html and "&lt;script&gt;" in html
+    assert html.startswith(
+        '<div class="message_embed"><a class="message_embed_image" href="https://example.com/x"'
+        f' style="background-image: url(&quot;{camo}&quot;)"></a><div class="data-container">'
+        '<div class="message_embed_title"><a href="https://example.com/x" title="Release'
+    )
+    assert html.endswith(
+        '<div class="message_embed_description">What changed in 2.0</div></div></div>'
+    )
+    # zulip-compat: a page without an image gets no embed (Zulip's add_embed).
+    assert parse_preview("u", "<title>Only a title</title>").image == ""  # type: ignore[union-attr]
     assert parse_preview("u", "<title> Only a title </title>").title == "Only a title"  # type: ignore[union-attr]
     assert parse_preview("u", "<p>no title</p>") is None
 
@@ -114,7 +128,8 @@ def test_previews_are_added_under_messages(
         time.sleep(0.1)
     [event] = events
     assert event["rendering_only"] is True and event["message_id"] == sent
-    assert '<div class="message_embed">' in event["rendered_content"]
+    assert '<div class="message_embed"><a class="message_embed_image"' in event["rendered_content"]
+    assert 'style="background-image: url(&quot;/external_content/' in event["rendered_content"]
     assert "&lt;script&gt;" in event["rendered_content"]
     assert "<script>" not in event["rendered_content"]
     stored = owner.ok("GET", f"/messages/{sent}")["message"]["content"]

@@ -8,17 +8,20 @@ from __future__ import annotations
 import ipaddress
 from html import escape
 from html.parser import HTMLParser
+from urllib.parse import urljoin, urlsplit
 
 import msgspec
 
 MAX_TITLE_CHARS = 300
 MAX_DESCRIPTION_CHARS = 1000
+MAX_IMAGE_URL_CHARS = 2000
 
 
 class Preview(msgspec.Struct, frozen=True, kw_only=True):
     url: str
     title: str
     description: str = ""
+    image: str = ""  # absolute URL of the page's og:image (or twitter:image)
 
 
 class _MetaParser(HTMLParser):
@@ -65,21 +68,33 @@ def parse_preview(url: str, page: str) -> Preview | None:
     )
     if not title.strip():
         return None
+    image = (meta.get("og:image") or meta.get("twitter:image") or "").strip()
+    if image:
+        image = urljoin(url, image)
+        if urlsplit(image).scheme not in ("http", "https"):
+            image = ""
     return Preview(
         url=url,
         title=_clean(title, MAX_TITLE_CHARS),
         description=_clean(description or "", MAX_DESCRIPTION_CHARS),
+        image=image[:MAX_IMAGE_URL_CHARS],
     )
 
 
-def embed_html(preview: Preview) -> str:
-    """Zulip's message_embed block (title linked, description), every value escaped."""
+def embed_html(preview: Preview, image_src: str) -> str:
+    """Zulip's message_embed block: the page's image (shown from `image_src`, our camo URL of
+    `preview.image`) as the link's background, then the title linked and the description;
+    every value escaped."""
     url, title = escape(preview.url, quote=True), escape(preview.title, quote=True)
+    # zulip-compat: add_embed escapes the image URL for a CSS string, then for the attribute.
+    css_url = image_src.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\a ")
+    style = escape(f'background-image: url("{css_url}")', quote=True)
     description = ""
     if preview.description:
         description = f'<div class="message_embed_description">{escape(preview.description)}</div>'
     return (
-        '<div class="message_embed"><div class="data-container">'
+        f'<div class="message_embed"><a class="message_embed_image" href="{url}" style="{style}">'
+        '</a><div class="data-container">'
         f'<div class="message_embed_title"><a href="{url}" title="{title}">{title}</a></div>'
         f"{description}</div></div>"
     )

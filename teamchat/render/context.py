@@ -45,6 +45,18 @@ class RealmEmoji:
 
 
 @dataclass(frozen=True)
+class UploadPreview:
+    """An uploaded image the renderer may preview: its size as shown, type and frames, and
+    the URL of its default thumbnail (None while it is being made)."""
+
+    width: int
+    height: int
+    content_type: str
+    animated: bool
+    thumbnail_url: str | None
+
+
+@dataclass(frozen=True)
 class RenderContext:
     """Everything the renderer may know about the realm, fetched by the caller."""
 
@@ -58,6 +70,11 @@ class RenderContext:
     realm_url: str = ""  # e.g. "https://chat.example.com", to make own links relative
     default_code_block_language: str = ""  # the realm's language for fences that name none
     translate_emoticons: bool = False  # the sender's setting: `:)` becomes an emoji
+    # Inline image previews (the realm's inline_image_preview; off outside messages): uploads
+    # by path id, and the key that signs links to other sites' images (lib/camo.py).
+    image_preview: bool = False
+    upload_previews: Mapping[str, UploadPreview] = field(default_factory=dict)
+    camo_key: bytes = b""
 
     @classmethod
     def empty(cls) -> RenderContext:

@@ -37,7 +37,8 @@ class LinkFlagsTreeprocessor(CurrentRender, Treeprocessor):
             self.state.links.append(href)
         # zulip-compat: Zulip sets has_image only for images it previews; links in quotes
         # are not previewed.
-        if not in_blockquote and is_image_url(href):
+        # With previews on, has_image is set by the previews themselves (inline_images.py).
+        if not in_blockquote and not self.ctx.image_preview and is_image_url(href):
             self.state.has_image = True
         path_id = is_own_upload(href, self.ctx.realm_url)
         if path_id is not None and path_id not in self.state.attachment_path_ids:

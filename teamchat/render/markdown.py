@@ -24,11 +24,17 @@ from teamchat.render.context import (
     Rendered,
     RenderState,
     StreamTarget,
+    UploadPreview,
 )
 from teamchat.render.emoji import EmojiProcessor, UnicodeEmojiProcessor
 from teamchat.render.emoticons import EmoticonProcessor
 from teamchat.render.fenced_blocks import FencedBlockPreprocessor
 from teamchat.render.headings import HeadingProcessor
+from teamchat.render.inline_images import (
+    IMAGE_LINK_RE,
+    ImageLinkProcessor,
+    InlineImagesTreeprocessor,
+)
 from teamchat.render.link_flags import LinkFlagsTreeprocessor
 from teamchat.render.linkifiers import (
     BadLinkifierError,
@@ -89,6 +95,7 @@ __all__ = [
     "RenderContext",
     "Rendered",
     "StreamTarget",
+    "UploadPreview",
     "compile_linkifier",
     "has_math",
     "render_markdown",
@@ -129,6 +136,7 @@ PRIORITIES: Final = MappingProxyType(
             "stream_link": 85,
             "timestamp": 75,
             "user_group_mention": 65,
+            "image_link": 61,
             "link": 60,
             "autolink": 55,
             "linkifier": 45,
@@ -147,6 +155,7 @@ PRIORITIES: Final = MappingProxyType(
             "indented_code": 19,
             "unescape": 18,
             "link_flags": 15,
+            "inline_images": 14,
         },
         "postprocessors": {"raw_html": 20, "amp_substitute": 15},
     }
@@ -221,6 +230,7 @@ class _ZulipMarkdown(Markdown):
             "stream_link": StreamLinkProcessor(),
             "timestamp": TimestampProcessor(),
             "user_group_mention": UserGroupMentionProcessor(),
+            "image_link": ImageLinkProcessor(IMAGE_LINK_RE, self.realm_url),
             "link": LinkProcessor(LINK_RE, self.realm_url),
             "autolink": AutoLinkProcessor(self.realm_url),
         }
@@ -250,6 +260,7 @@ class _ZulipMarkdown(Markdown):
             "prettify": PrettifyTreeprocessor(self),
             "unescape": UnescapeTreeprocessor(self),
             "link_flags": LinkFlagsTreeprocessor(self),
+            "inline_images": InlineImagesTreeprocessor(self),
         }
 
     def _postprocessors(self) -> dict[str, Postprocessor]:

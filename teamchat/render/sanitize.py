@@ -21,9 +21,12 @@ ALLOWED_TAGS = frozenset(
     }
 )
 ALLOWED_ATTRIBUTES = {
-    "a": {"href", "class", "data-stream-id", "title"},
+    "a": {"href", "class", "data-stream-id", "title", "style"},
     "span": {"class", "data-user-id", "data-user-group-id", "aria-label", "role", "title"},
-    "img": {"alt", "class", "src", "title"},
+    "img": {
+        *("alt", "class", "src", "title", "data-animated", "data-original-content-type"),
+        *("data-original-dimensions", "data-original-src", "data-transcoded-image"),
+    },
     "div": {"class", "data-code-language", "aria-hidden"},
     "ol": {"start"},
     "time": {"datetime"},
@@ -31,7 +34,7 @@ ALLOWED_ATTRIBUTES = {
     "td": {"style"},
 }
 ALLOWED_CLASSES = {
-    "a": frozenset({"stream", "stream-topic", "message-link"}),
+    "a": frozenset({"stream", "stream-topic", "message-link", "message_embed_image"}),
     "span": frozenset(
         {
             *("user-mention", "channel-wildcard-mention", "topic-mention", "silent"),
@@ -39,12 +42,13 @@ ALLOWED_CLASSES = {
             *PYGMENTS_CLASSES,
         }
     ),
-    "img": frozenset({"emoji"}),
+    "img": frozenset({"emoji", "inline-image", "image-loading-placeholder"}),
     "div": frozenset(
         {
             *("codehilite", "spoiler-block", "spoiler-header", "spoiler-content"),
             *("message_embed", "data-container", "message_embed_title"),
             "message_embed_description",
+            "message_inline_image",
         }
     ),
 }
@@ -52,7 +56,11 @@ URL_SCHEMES = frozenset({"http", "https", "mailto", "tel", "sms"})
 
 _EMOJI_CLASS_RE = re.compile(r"emoji-[0-9a-f]{4,5}(?:-[0-9a-f]{4,5})*")
 _DIGITS_RE = re.compile(r"[0-9]+")
-_FIXED_VALUES = {"aria-hidden": "true", "role": "img"}
+_FIXED_VALUES = {"aria-hidden": "true", "role": "img", "data-animated": "true"}
+_DIMENSIONS_RE = re.compile(r"[0-9]{1,6}x[0-9]{1,6}")
+_CONTENT_TYPE_RE = re.compile(r"image/[a-z0-9.+-]{1,40}")
+# zulip-compat: the preview image of a message_embed is a CSS background (through camo).
+_EMBED_STYLE_RE = re.compile(r'background-image: url\("/external_content/[0-9a-f]+/[0-9a-f]+"\)')
 
 
 def _allowed_class(tag: str, name: str) -> bool:
@@ -72,9 +80,26 @@ def _filter_attribute(tag: str, attribute: str, value: str) -> str | None:
         return value if value == "*" or _DIGITS_RE.fullmatch(value) else None
     if attribute == "datetime":
         return value if DATETIME_ATTRIBUTE_RE.fullmatch(value) else None
+    if attribute == "style":
+        return _filter_style(tag, value)
+    if attribute == "data-original-dimensions":
+        return value if _DIMENSIONS_RE.fullmatch(value) else None
+    if attribute == "data-original-content-type":
+        return value if _CONTENT_TYPE_RE.fullmatch(value) else None
     if attribute in _FIXED_VALUES:
         return value if value == _FIXED_VALUES[attribute] else None
     return value
+
+
+_EMBED_STYLE_NH3 = 'style="background-image:url(&quot;/external_content/'
+_EMBED_STYLE_ZULIP = 'style="background-image: url(&quot;/external_content/'
+
+
+def _filter_style(tag: str, value: str) -> str | None:
+    """Only table alignment on cells, and only a camo background image on embed links."""
+    if tag == "a":
+        return value if _EMBED_STYLE_RE.fullmatch(value) else None
+    return None if "url" in value.lower() or "background" in value.lower() else value
 
 
 _CLEANER = nh3.Cleaner(
@@ -84,10 +109,12 @@ _CLEANER = nh3.Cleaner(
     attribute_filter=_filter_attribute,
     link_rel=None,
     url_schemes=URL_SCHEMES,
-    filter_style_properties={"text-align"},
+    filter_style_properties={"text-align", "background-image"},
 )
 
 
 def sanitize_html(html: str) -> str:
     """Drop every tag, attribute, class and URL scheme the renderer does not produce."""
-    return _CLEANER.clean(html)
+    # zulip-compat: Zulip writes the embed's style as `background-image: url("…")`; nh3
+    # re-serializes the declaration without the space.
+    return _CLEANER.clean(html).replace(_EMBED_STYLE_NH3, _EMBED_STYLE_ZULIP)

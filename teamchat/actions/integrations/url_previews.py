@@ -16,9 +16,11 @@ import ssl
 import urllib.parse
 
 from teamchat.actions.messages.message_deliver import Delivered, send_hook
+from teamchat.actions.messages.preview_context import camo_key
 from teamchat.lib import flags as fl
 from teamchat.lib import realm_settings
 from teamchat.lib.api_types import JsonDict
+from teamchat.lib.camo import camo_url
 from teamchat.lib.url_preview import Preview, embed_html, is_public_address, parse_preview
 from teamchat.render.sanitize import sanitize_html
 from teamchat.runtime import Runtime
@@ -133,7 +135,12 @@ async def add_previews(rt: Runtime, message_id: int, links: list[str]) -> None:
         if not current or current[0].rendered_content != before.rendered_content:
             return
         message = current[0]
-        rendered = sanitize_html(message.rendered_content + "".join(map(embed_html, previews)))
+        # zulip-compat: add_embed shows a preview only for a page with an image (via camo).
+        key = await camo_key(tx)
+        embeds = [embed_html(p, camo_url(key, p.image)) for p in previews if p.image and key]
+        if not embeds:
+            return
+        rendered = sanitize_html(message.rendered_content + "".join(embeds))
         await message_store.set_rendered_content(tx, message_id, rendered)
         event: JsonDict = {
             "type": "update_message", "user_id": None, "edit_timestamp": rt.now(),

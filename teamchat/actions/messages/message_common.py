@@ -7,10 +7,12 @@ from __future__ import annotations
 import asyncio
 import re
 from collections.abc import Sequence
+from typing import Any
 
 import msgspec
 
 from teamchat.actions.channels.channel_access import can_access_history, can_see_stream
+from teamchat.actions.messages import preview_context
 from teamchat.actions.org.linkifiers import render_linkifiers
 from teamchat.actions.org.realm_emoji import realm_emoji_map
 from teamchat.actions.people.user_access import inaccessible_user_ids
@@ -56,9 +58,10 @@ async def _default_code_block_language(conn: Conn, content: str) -> str:
 
 
 async def render_context(
-    conn: Conn, sender: UserRow, content: str, realm_url: str
+    conn: Conn, sender: UserRow, content: str, realm_url: str, *, previews: bool = False
 ) -> RenderContext:
-    """The realm data the renderer needs for `content` (only what its syntax could use)."""
+    """The realm data the renderer needs for `content` (only what its syntax could use);
+    with `previews`, what inline image previews need (messages, not descriptions)."""
     users_by_name: dict[str, list[MentionTarget]] = {}
     users_by_id: dict[int, MentionTarget] = {}
     if _MAYBE_USER_MENTION.search(content):
@@ -93,13 +96,29 @@ async def render_context(
         # zulip-compat: the sender's setting when the message is rendered decides.
         translate_emoticons=bool(_MAYBE_EMOTICON.search(content))
         and user_settings.load(sender.settings_json).translate_emoticons,
+        **(await _preview_fields(conn, content) if previews else {}),
     )
 
 
-async def render(conn: Conn, sender: UserRow, content: str, realm_url: str) -> Rendered:
-    """Render `content` as `sender` wrote it. Math (KaTeX, milliseconds a formula) renders
-    in a worker thread so the event loop stays free; everything else renders inline."""
-    ctx = await render_context(conn, sender, content, realm_url)
+async def _preview_fields(conn: Conn, content: str) -> dict[str, Any]:
+    if "http" not in content and "/user_uploads/" not in content:
+        return {}
+    if not await preview_context.image_preview_enabled(conn):
+        return {}
+    return {
+        "image_preview": True,
+        "upload_previews": await preview_context.upload_previews(conn, content),
+        "camo_key": await preview_context.camo_key(conn) if "http" in content else b"",
+    }
+
+
+async def render(
+    conn: Conn, sender: UserRow, content: str, realm_url: str, *, previews: bool = False
+) -> Rendered:
+    """Render `content` as `sender` wrote it (`previews`: as a message, with image previews).
+    Math (KaTeX, milliseconds a formula) renders in a worker thread so the event loop stays
+    free; everything else renders inline."""
+    ctx = await render_context(conn, sender, content, realm_url, previews=previews)
     if has_math(content) or ctx.default_code_block_language.lower() == "math":
         return await asyncio.to_thread(render_markdown, content, ctx)
     return render_markdown(content, ctx)
@@ -215,4 +234,4 @@ async def messages_for_viewer(
 async def render_preview(rt: Runtime, user: UserRow, content: str, realm_url: str) -> str:
     """POST /messages/render: the HTML `content` would get if `user` sent it."""
     async with rt.db.read() as conn:
-        return (await render(conn, user, content, realm_url)).html
+        return (await render(conn, user, content, realm_url, previews=True)).html

@@ -13,6 +13,7 @@ from collections.abc import Awaitable, Callable, Sequence
 import msgspec
 
 from teamchat.actions.channels import channel_access as access
+from teamchat.actions.messages import thumbnails
 from teamchat.actions.messages.message_common import links_for_topic
 from teamchat.actions.messages.user_topics import (
     FOLLOWED,
@@ -105,6 +106,8 @@ async def do_update_message(
     async with rt.db.write() as tx:
         if plan.content is not None:
             gained = await _edit_content(tx, message, plan, event, entry, now)
+            assert plan.rendered is not None
+            await thumbnails.show_ready_thumbnails(rt, tx, message.id, plan.rendered)
             if gained and plan.stream is not None:
                 assert plan.rendered is not None
                 edited = Edited(

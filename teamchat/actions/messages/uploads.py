@@ -20,6 +20,7 @@ from typing import IO
 import msgspec
 
 from teamchat import store
+from teamchat.actions.messages import thumbnails
 from teamchat.errors import ZulipError
 from teamchat.events.types_uploads import (
     AttachmentAddEvent,
@@ -64,6 +65,7 @@ async def do_upload_file(
     assert realm is not None
     path_id = f"{realm.id}/{secrets.token_hex(1)}/{secrets.token_urlsafe(18)}/{clean_name}"
     size = await asyncio.to_thread(_size_of, data)
+    image = await thumbnails.probe_upload(data)
     async with rt.db.write() as tx:
         attachment_id = await store.uploads.insert_attachment(
             tx,
@@ -74,6 +76,8 @@ async def do_upload_file(
             owner_id=user.id,
             create_time=rt.now(),
         )
+        if image is not None:
+            await thumbnails.record_image(rt, tx, attachment_id, image)
         seq = 0
         while chunk := await asyncio.to_thread(data.read, CHUNK_BYTES):
             await store.uploads.insert_chunk(tx, attachment_id, seq, chunk)

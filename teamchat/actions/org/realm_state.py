@@ -16,6 +16,7 @@ from teamchat.lib import group_permissions as gp
 from teamchat.lib import realm_properties as props
 from teamchat.lib import realm_settings
 from teamchat.lib.passwords import MIN_PASSWORD_GUESSES
+from teamchat.lib.thumbnails import server_thumbnail_formats
 
 # When this server process started (Zulip's server_generation).
 SERVER_GENERATION = int(time.time())
@@ -136,8 +137,8 @@ def _server_state(ctx: StateContext) -> None:
         server_min_deactivated_realm_deletion_days=None,
         server_max_deactivated_realm_deletion_days=None,
         server_inline_image_preview=True,
-        server_inline_url_embed_preview=False,
-        server_thumbnail_formats=[],
+        server_inline_url_embed_preview=True,
+        server_thumbnail_formats=server_thumbnail_formats(),
         server_avatar_changes_disabled=False,
         server_name_changes_disabled=False,
         server_web_public_streams_enabled=False,

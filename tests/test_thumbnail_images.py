@@ -1,0 +1,78 @@
+"""The thumbnailing library on its own: formats, header checks, bounds, EXIF rotation."""
+
+from __future__ import annotations
+
+import io
+
+import pytest
+from PIL import Image
+
+from teamchat.lib.thumbnails import (
+    MAX_FRAMES,
+    BadImageError,
+    ThumbnailFormat,
+    formats_for,
+    make_thumbnails,
+    probe,
+)
+from tests.support import images
+
+
+def test_format_names_round_trip() -> None:
+    fmt = ThumbnailFormat.parse("840x560-anim.webp")
+    assert fmt == ThumbnailFormat("webp", 840, 560, animated=True)
+    assert fmt is not None and fmt.name == "840x560-anim.webp"
+    assert ThumbnailFormat.parse("840x560.webp.exe") is None
+    assert ThumbnailFormat.parse("../../etc/passwd") is None
+    assert [f.name for f in formats_for(1)] == ["840x560.webp"]
+    assert [f.name for f in formats_for(5)] == ["840x560-anim.webp", "840x560.webp"]
+
+
+@pytest.mark.parametrize(
+    ("data", "reason"),
+    [
+        (images.decompression_bomb_png(), "exceeds limit"),
+        (images.png_header_only(10_000, 10_000), "exceeds limit"),
+        (images.png_header_only(8_000, 7_000), "more than teamchat decodes"),
+        (images.SVG, "not a PNG"),
+        (b"GIF89a" + b"\0" * 5, "cannot identify"),
+        (b"", "not a PNG"),
+    ],
+)
+def test_probe_refuses_from_the_header(data: bytes, reason: str) -> None:
+    with pytest.raises(BadImageError, match=reason):
+        probe(data)
+
+
+def test_truncated_image_passes_the_header_then_fails_to_decode() -> None:
+    data = images.truncated_gif()
+    info = probe(data)
+    with pytest.raises(BadImageError):
+        make_thumbnails(data, info)
+
+
+def test_exif_rotation_swaps_the_dimensions_shown() -> None:
+    out = io.BytesIO()
+    exif = Image.Exif()
+    exif[0x0112] = 6  # rotated 90 degrees
+    Image.new("RGB", (1200, 600), (1, 2, 3)).save(out, "JPEG", exif=exif)
+    info = probe(out.getvalue())
+    assert (info.width, info.height) == (600, 1200)
+    [thumb] = make_thumbnails(out.getvalue(), info)
+    assert (thumb.width, thumb.height) == (280, 560)
+
+
+def test_small_images_are_not_enlarged_and_keep_transparency() -> None:
+    out = io.BytesIO()
+    Image.new("RGBA", (40, 30), (0, 0, 0, 0)).save(out, "PNG")
+    [thumb] = make_thumbnails(out.getvalue(), probe(out.getvalue()))
+    decoded = Image.open(io.BytesIO(thumb.data))
+    assert decoded.size == (40, 30) and decoded.mode == "RGBA"
+
+
+def test_long_animations_are_cut_short() -> None:
+    data = images.animated_gif(16, 16, frames=MAX_FRAMES + 20)
+    info = probe(data)
+    animated, still = make_thumbnails(data, info)
+    assert Image.open(io.BytesIO(animated.data)).n_frames == MAX_FRAMES
+    assert Image.open(io.BytesIO(still.data)).n_frames == 1
