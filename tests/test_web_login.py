@@ -295,7 +295,11 @@ def test_password_change_in_the_browser_keeps_that_session_only(
 def test_deactivation_ends_the_session(session: httpx.Client, person: Api, owner: Api) -> None:
     user_id = person.ok("GET", "/users/me")["user_id"]
     owner.ok("DELETE", f"/users/{user_id}")
-    assert_error(session.get("/json/users/me"), "Account is deactivated", "USER_DEACTIVATED", 401)
+    answer = session.get("/json/users/me")
+    assert_error(answer, "Account is deactivated", "USER_DEACTIVATED", 401)
+    # No Basic challenge: a browser would pop up a password dialog over the web client and
+    # hold its request, instead of letting the client go to the log-in page.
+    assert answer.headers["www-authenticate"] == "Session"
     assert session.get("/").headers["location"] == "/login/"
 
 
