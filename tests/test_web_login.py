@@ -301,6 +301,13 @@ def test_deactivation_ends_the_session(session: httpx.Client, person: Api, owner
     # hold its request, instead of letting the client go to the log-in page.
     assert answer.headers["www-authenticate"] == "Session"
     assert session.get("/").headers["location"] == "/login/"
+    # Logging in again: the form says the account is deactivated and who can undo it.
+    refused = log_in(session, str(person.email), TEST_PASSWORD)
+    assert refused.status_code == 401
+    assert (
+        f"Your account {person.email} has been deactivated. Ask an administrator of the"
+        " organization to reactivate it." in refused.text
+    )
 
 
 def test_signing_up_through_a_link_ends_logged_in_in_the_client(

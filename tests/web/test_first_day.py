@@ -406,5 +406,8 @@ def test_a_new_teams_first_day(
     phone.fill("#username", BOB[0])
     phone.fill("#password", BOB[2])
     phone.click("button[type=submit]")
-    expect(phone.locator(".problem")).to_contain_text("deactivated")
+    expect(phone.locator(".problem")).to_have_text(
+        f"Your account {BOB[0]} has been deactivated. "
+        "Ask an administrator of the organization to reactivate it."
+    )
     shot(phone, "bob-refused", both=True)
