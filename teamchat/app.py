@@ -110,7 +110,12 @@ def _as_zulip_error(exc: Exception) -> ZulipError:
         if status == 404:
             return ResourceNotFoundError("Not Found")
         if status == 405:
-            return MethodNotAllowedError("Method Not Allowed")
+            allow = (exc.headers or {}).get("allow", "")
+            # Litestar adds HEAD and OPTIONS handlers of its own; Zulip names only its routes'.
+            methods = [
+                m.strip() for m in allow.split(",") if m.strip() not in ("", "HEAD", "OPTIONS")
+            ]
+            return MethodNotAllowedError(methods)
         if status == 413:
             return PayloadTooLargeError("Request body too large")
         if 400 <= status < 500:

@@ -6,6 +6,7 @@ Every tunable that a user or a test may change lives here, with its unit in the 
 from __future__ import annotations
 
 import os
+import urllib.parse
 from collections.abc import Callable
 from pathlib import Path
 
@@ -32,11 +33,36 @@ class RateLimit(msgspec.Struct, frozen=True, kw_only=True):
         return cls(max_requests=int(count), window_secs=float(secs or 60))
 
 
+def bind_url(host: str, port: int) -> str:
+    """The URL of a bind address (a wildcard address means this machine: 127.0.0.1)."""
+    host = "127.0.0.1" if host in {"0.0.0.0", "::", ""} else host
+    if ":" in host:
+        host = f"[{host}]"
+    return f"http://{host}:{port}"
+
+
+def check_external_url(text: str) -> str:
+    """`text` as an external URL (scheme://host[:port], no trailing slash); ValueError if it
+    is not one."""
+    parts = urllib.parse.urlsplit(text.strip())
+    try:
+        parts.port  # noqa: B018  (raises ValueError for a port that is not a number)
+    except ValueError:
+        raise ValueError(f"{text!r} has an invalid port") from None
+    if parts.scheme not in ("http", "https") or not parts.hostname:
+        raise ValueError(f"{text!r} is not an http:// or https:// URL")
+    if parts.path not in ("", "/") or parts.query or parts.fragment or parts.username:
+        raise ValueError(f"{text!r} must be scheme://host[:port], without a path")
+    return f"{parts.scheme}://{parts.netloc.lower()}"
+
+
 class Settings(msgspec.Struct, frozen=True, kw_only=True):
     db_path: Path
     host: str = "127.0.0.1"
     port: int = 9991
-    # The URL clients reach us at; None means "whatever Host the request names".
+    # The URL people reach us at, given by --external-url / TEAMCHAT_EXTERNAL_URL. `serve`
+    # pins it in the database (the first bind address when none is given); every link that
+    # leaves a request's answer uses the pinned one (`Runtime.external_url`), never a Host.
     external_url: str | None = None
     log_level: str = "info"
     # Event queues (Zulip: heartbeat about every 60 s, queues die after 10 idle minutes).
@@ -50,8 +76,17 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
     change_poll_interval_secs: float = 0.2
     # How often due scheduled messages and reminders are looked for.
     scheduler_interval_secs: float = 1.0
-    # URL previews fetch only public addresses; tests turn this on to preview a local page.
-    url_preview_allow_private: bool = False
+    # Requests the server makes for someone (outgoing webhooks, URL previews, images) go to
+    # public internet addresses only. `outbound_allow_private` allows every address (for
+    # integrations on the server's own network; tests use it to reach their own listeners);
+    # `outbound_allowed_networks` allows just these addresses or networks ("10.0.0.5").
+    outbound_allow_private: bool = False
+    outbound_allowed_networks: tuple[str, ...] = ()
+    # One deadline for a whole outbound request (every redirect and byte included).
+    outbound_deadline_secs: float = 10.0
+    # Requests in flight per sender (a bot, its owner, a user) and in all.
+    outbound_max_per_sender: int = 2
+    outbound_max_connections: int = 32
     # Password-less log-in for development (POST /dev_fetch_api_key): never in production.
     dev_auth: bool = False
     # How often messages past their retention period are deleted.
@@ -114,10 +149,17 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
             "change_poll_interval_secs": ("TEAMCHAT_CHANGE_POLL_INTERVAL_SECS", float),
             "scheduler_interval_secs": ("TEAMCHAT_SCHEDULER_INTERVAL_SECS", float),
             "dev_auth": ("TEAMCHAT_DEV_AUTH", lambda text: text.strip().lower() in TRUE_WORDS),
-            "url_preview_allow_private": (
-                "TEAMCHAT_URL_PREVIEW_ALLOW_PRIVATE",
+            "outbound_allow_private": (
+                "TEAMCHAT_OUTBOUND_ALLOW_PRIVATE",
                 lambda text: text.strip().lower() in TRUE_WORDS,
             ),
+            "outbound_allowed_networks": (
+                "TEAMCHAT_OUTBOUND_ALLOWED_NETWORKS",
+                lambda text: tuple(n.strip() for n in text.split(",") if n.strip()),
+            ),
+            "outbound_deadline_secs": ("TEAMCHAT_OUTBOUND_DEADLINE_SECS", float),
+            "outbound_max_per_sender": ("TEAMCHAT_OUTBOUND_MAX_PER_SENDER", int),
+            "outbound_max_connections": ("TEAMCHAT_OUTBOUND_MAX_CONNECTIONS", int),
             "retention_interval_secs": ("TEAMCHAT_RETENTION_INTERVAL_SECS", float),
             "api_rate_limit": ("TEAMCHAT_API_RATE_LIMIT", RateLimit.parse),
             "auth_rate_limit": ("TEAMCHAT_AUTH_RATE_LIMIT", RateLimit.parse),
@@ -146,19 +188,13 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
             "max_connections": ("TEAMCHAT_MAX_CONNECTIONS", int),
             "max_connections_per_ip": ("TEAMCHAT_MAX_CONNECTIONS_PER_IP", int),
         }
+        if env.get("TEAMCHAT_URL_PREVIEW_ALLOW_PRIVATE"):  # the setting's former name
+            readers["outbound_allow_private"] = (
+                "TEAMCHAT_URL_PREVIEW_ALLOW_PRIVATE",
+                lambda text: text.strip().lower() in TRUE_WORDS,
+            )
         for field, (var, parse) in readers.items():
             if env.get(var):
                 values[field] = parse(env[var])
         values.update({k: v for k, v in overrides.items() if v is not None})
         return cls(**values)  # type: ignore[arg-type]
-
-
-def own_url(settings: Settings) -> str:
-    """Our URL from the configuration alone (the external URL, else the address we serve):
-    what links in emails start with, so no request's Host header can redirect them."""
-    if settings.external_url:
-        return settings.external_url.rstrip("/")
-    host = "127.0.0.1" if settings.host in {"0.0.0.0", "::", ""} else settings.host
-    if ":" in host:
-        host = f"[{host}]"
-    return f"http://{host}:{settings.port}"

@@ -5,6 +5,7 @@ A leaf module: it imports nothing from teamchat. Raise these anywhere below the 
 
     ZulipError (400 BAD_REQUEST)
      ├── RequestVariableMissingError   REQUEST_VARIABLE_MISSING, var_name
+     ├── RequestVariableConversionError REQUEST_VARIABLE_INVALID, var_name, bad_value
      ├── BadEventQueueIdError          BAD_EVENT_QUEUE_ID, queue_id
      ├── StreamDoesNotExistError       STREAM_DOES_NOT_EXIST, stream
      ├── UnauthorizedPrincipalError    UNAUTHORIZED_PRINCIPAL
@@ -25,7 +26,7 @@ A leaf module: it imports nothing from teamchat. Raise these anywhere below the 
      ├── BadImageError                 BAD_IMAGE (uploaded image of the wrong kind)
      ├── CannotDeactivateLastUserError CANNOT_DEACTIVATE_LAST_USER, is_last_owner, entity
      ├── ResourceNotFoundError         404 BAD_REQUEST (unknown route, Zulip's JSON 404)
-     ├── MethodNotAllowedError         405 BAD_REQUEST
+     ├── MethodNotAllowedError         405, allowed_methods (+ Allow), no code
      ├── UnauthorizedError             401 UNAUTHORIZED (+ WWW-Authenticate)
      │    ├── InvalidAPIKeyError       401 UNAUTHORIZED "Invalid API key"
      │    ├── UserDeactivatedError     401 USER_DEACTIVATED
@@ -107,6 +108,15 @@ class ChannelExistsError(ZulipError):
 
     def __init__(self, channel_name: str) -> None:
         super().__init__(f"Channel '{channel_name}' already exists", channel_name=channel_name)
+
+
+class RequestVariableConversionError(ZulipError):
+    code = "REQUEST_VARIABLE_INVALID"
+
+    def __init__(self, var_name: str, bad_value: object) -> None:
+        super().__init__(
+            f"Bad value for '{var_name}': {bad_value}", var_name=var_name, bad_value=bad_value
+        )
 
 
 class UnauthorizedPrincipalError(ZulipError):
@@ -194,7 +204,21 @@ class ResourceNotFoundError(ZulipError):
 
 
 class MethodNotAllowedError(ZulipError):
+    """zulip-compat: Zulip's 405 names the allowed methods, in the body and the Allow header,
+    and has no `code` (it comes from rest_dispatch, not from a JsonableError)."""
+
     http_status = 405
+
+    def __init__(self, allowed_methods: list[str]) -> None:
+        super().__init__("Method Not Allowed", allowed_methods=allowed_methods)
+        self.allowed_methods = allowed_methods
+
+    @property
+    def headers(self) -> Mapping[str, str]:
+        return {"Allow": ", ".join(self.allowed_methods)}
+
+    def envelope(self) -> dict[str, object]:
+        return {"result": "error", "msg": self.msg, "allowed_methods": self.allowed_methods}
 
 
 class PayloadTooLargeError(ZulipError):

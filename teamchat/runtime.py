@@ -9,16 +9,18 @@ from typing import Any
 
 import msgspec
 
-from teamchat.config import Settings
+from teamchat.config import Settings, bind_url
 from teamchat.events.broker import EventBroker, RecordingBroker
+from teamchat.lib.outbound import OutboundClient, OutboundPolicy
 from teamchat.lib.password_guard import PasswordGuard
 from teamchat.lib.ratelimit import RateLimiter
 from teamchat.records import UserRow
-from teamchat.store import change_log
+from teamchat.store import change_log, server_settings
 from teamchat.store.db import Database
 from teamchat.store.watcher import DataVersionWatcher
 
 RESET_EMAILS_PER_HOUR = 3
+RESET_REQUESTS_PER_CLIENT_HOUR = 30
 
 
 class Runtime:
@@ -33,6 +35,10 @@ class Runtime:
         self.broker = broker
         self.settings = settings
         self.clock = clock
+        # Our URL, for every link that leaves a request's answer (emails, push, bot messages,
+        # invitations, anything stored): the configured one, else the one `serve` pinned
+        # (set by `open`), else the bind address. Never a request's Host header.
+        self.external_url = settings.external_url or bind_url(settings.host, settings.port)
         self.api_limiter = RateLimiter(
             settings.api_rate_limit.max_requests, settings.api_rate_limit.window_secs, clock
         )
@@ -44,10 +50,21 @@ class Runtime:
         )
         # Password reset emails per address (zulip-compat: Zulip allows a couple an hour).
         self.reset_email_limiter = RateLimiter(RESET_EMAILS_PER_HOUR, 3600, clock)
+        # ... and per client (the answer is an email to any address typed: not a spam relay).
+        self.reset_client_limiter = RateLimiter(RESET_REQUESTS_PER_CLIENT_HOUR, 3600, clock)
 
         # (API email, API key) -> (the store's users+realm version it was read at, the user):
         # successful authentications only, see actions/people/auth.py.
         self.auth_cache: dict[tuple[str, str], tuple[int, UserRow]] = {}
+        # Every HTTP request the server makes to another host goes through this client.
+        self.outbound = OutboundClient(
+            OutboundPolicy(
+                allow_private=settings.outbound_allow_private,
+                allowed_networks=settings.outbound_allowed_networks,
+            ),
+            max_connections=settings.outbound_max_connections,
+            max_per_sender=settings.outbound_max_per_sender,
+        )
         # Work started by actions that outlives their request (outgoing webhooks).
         self.background: set[asyncio.Task[None]] = set()
 
@@ -78,7 +95,12 @@ class Runtime:
                 idle_timeout_secs=settings.queue_idle_timeout_secs,
                 max_idle_timeout_secs=settings.queue_max_idle_timeout_secs,
             )
-        return cls(db, broker, settings, clock)
+        rt = cls(db, broker, settings, clock)
+        if not settings.external_url:
+            async with db.read() as conn:
+                pinned = await server_settings.get_external_url(conn)
+            rt.external_url = pinned or rt.external_url
+        return rt
 
     @classmethod
     async def open_offline(cls, settings: Settings) -> Runtime:
@@ -108,6 +130,7 @@ class Runtime:
         for task in list(self.background):
             task.cancel()
         await asyncio.gather(*self.background, return_exceptions=True)
+        self.outbound.close()
         try:
             await self.flush_change_log()
         finally:

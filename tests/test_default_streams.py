@@ -6,6 +6,7 @@ import time
 from collections.abc import Callable
 
 from tests.support.api import Api, assert_error
+from tests.support.channels import default_stream_ids
 from tests.support.org import Watcher, user_with_role
 from tests.support.server import ServerProcess
 from tests.test_events import check_event_schema
@@ -26,7 +27,7 @@ def test_admins_manage_default_channels(
     guest_watcher = Watcher(guest, ["default_streams"])
     body = owner.ok("POST", "/default_streams", stream_id=channel, bogus=1)
     assert body["ignored_parameters_unsupported"] == ["bogus"]
-    assert channel in member.ok("GET", "/default_streams")["default_streams"]
+    assert channel in default_stream_ids(member)
     owner.ok("DELETE", "/default_streams", stream_id=channel)
     events = watcher.events()
     assert [channel in e["default_streams"] for e in events] == [True, False]
@@ -36,7 +37,7 @@ def test_admins_manage_default_channels(
     # Guests see no default channels and get no events.
     assert guest_watcher.state["realm_default_streams"] == []
     assert guest_watcher.events() == []
-    assert guest.ok("GET", "/default_streams")["default_streams"] == []
+    assert default_stream_ids(guest) == []
 
 
 def test_default_channel_errors(owner: Api, make_user: Callable[..., Api]) -> None:

@@ -153,16 +153,19 @@ def test_get_events_with_register_parameters_registers_a_queue(owner: Api) -> No
 def test_bad_register_parameters(owner: Api) -> None:
     assert_error(
         owner.post("/register", event_types="[not json"),
-        'Argument "event_types" is not valid JSON.',
+        "event_types is not valid JSON",
     )
     assert_error(owner.post("/register", event_types='"message"'), "event_types is not a list")
-    assert_error(owner.post("/register", apply_markdown="maybe"), "apply_markdown is not a boolean")
+    assert_error(
+        owner.post("/register", apply_markdown="maybe"), "apply_markdown is not valid JSON"
+    )
+    assert_error(owner.post("/register", apply_markdown="3"), "apply_markdown is not a boolean")
     assert_error(
         owner.post("/register", client_capabilities="[]"), "client_capabilities is not a dict"
     )
     assert_error(owner.post("/register", narrow='[["stream"]]'), None)
     assert_error(
-        owner.get("/events", queue_id="x", last_event_id="one"), "last_event_id is not an integer"
+        owner.get("/events", queue_id="x", last_event_id="one"), "last_event_id is not valid JSON"
     )
 
 

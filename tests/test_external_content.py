@@ -112,9 +112,11 @@ def test_linked_image_is_shown_through_the_proxy(
 
 
 def test_the_proxy_refuses_the_servers_own_network_by_default(
-    server: ServerProcess, make_user: Callable[..., Api], site: ImageSite
+    start_server: Callable[..., ServerProcess], site: ImageSite
 ) -> None:
-    user = make_user()
+    # The shared test server allows private targets (its tests reach their own listeners).
+    server = start_server({"TEAMCHAT_OUTBOUND_ALLOW_PRIVATE": "0"})
+    user = Api(server.url, server.owner_email, server.owner_key)
     for url in (f"{site.url}/cat.png", "http://169.254.169.254/latest/meta-data/x.png"):
         src = _preview_src(user, url)
         refused = httpx.get(server.url + src)

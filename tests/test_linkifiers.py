@@ -87,8 +87,8 @@ def test_update_reorder_and_delete(owner: Api, make_user: Callable[..., Api]) ->
 @pytest.mark.parametrize(
     ("pattern", "url_template", "message", "field"),
     [
-        ("(?P<id>[0-9]+", "https://x/{id}", None, "pattern"),
-        ("a(?<id>[0-9]+)(?=x)", "https://x/{id}", None, "pattern"),
+        ("(?P<id>[0-9]+", "https://x/{id}", None, "__all__"),
+        ("a(?<id>[0-9]+)(?=x)", "https://x/{id}", None, "__all__"),
         ("ab(?P<id>[0-9]+)", "https://x/{id", "Invalid URL template.", "url_template"),
         (
             "cd(?P<id>[0-9]+)",
@@ -112,8 +112,8 @@ def test_bad_linkifiers_are_rejected(
         owner.post("/realm/filters", pattern=pattern, url_template=url_template), message
     )
     assert list(body["errors"]) == [field]
-    if field == "pattern":
-        assert body["msg"].startswith(("Bad regular expression", "This field"))
+    if message is None:
+        assert body["msg"].startswith("Bad regular expression")
 
 
 def test_duplicate_patterns_and_permissions(owner: Api, make_user: Callable[..., Api]) -> None:

@@ -18,7 +18,6 @@ KEYS = (
     "starred_messages",
     "recent_private_conversations",
     "user_topics",
-    "muted_topics",
     "max_message_id",
     "subscriptions",
 )
@@ -28,7 +27,6 @@ FETCH = [
     "starred_messages",
     "recent_private_conversations",
     "user_topic",
-    "muted_topics",
     "subscription",
     "stream",
 ]

@@ -114,11 +114,11 @@ def test_narrows(alice: Api, bob: Api, channel: tuple[str, list[int]]) -> None:
     assert ids(fetch(bob, [["channel", name], ["is", "mentioned"]])) == [sent[-1]]
     assert ids(fetch(bob, [["channel", name], ["has", "link"]])) == [sent[-1]]
     assert ids(fetch(bob, [["channel", name], ["sender", alice.email]])) == sent
-    assert ids(fetch(bob, [["channel", name], ["id", sent[3]]])) == [sent[3]]
+    assert ids(fetch(bob, [["channel", name], ["id", str(sent[3])]])) == [sent[3]]
     negated = [{"operator": "topic", "operand": "topic 0", "negated": True}]
     assert ids(fetch(bob, [["channel", name], *negated])) == sent[1:10:2]
-    assert ids(fetch(bob, [["channel", name], ["near", sent[3]]])) == sent
-    assert ids(fetch(bob, [["with", sent[2]]])) == sent[0:9:2]
+    assert ids(fetch(bob, [["channel", name], ["near", str(sent[3])]])) == sent
+    assert ids(fetch(bob, [["with", str(sent[2])]])) == sent[0:9:2]
     # Bob was mentioned in "topic 1", so he follows it; Alice started both topics.
     assert ids(fetch(bob, [["channel", name], ["is", "followed"]])) == sent[1:10:2]
     assert ids(fetch(alice, [["channel", name], ["is", "followed"]])) == sent
@@ -138,10 +138,11 @@ def test_direct_message_narrows(alice: Api, bob: Api, owner: Api) -> None:
         "POST", "/messages", type="private", to=[bob.email, owner.email], content="group chat"
     )["id"]
     assert ids(fetch(bob, [["dm", alice.email]]))[-1] == one
-    assert ids(fetch(bob, [["pm-with", [alice.user_id]]]))[-1] == one  # type: ignore[attr-defined]
+    assert ids(fetch(bob, [{"operator": "pm-with", "operand": [alice.user_id]}]))[-1] == one  # type: ignore[attr-defined]
     assert ids(fetch(bob, [["dm", f"{alice.email},{owner.email}"]]))[-1] == group
     assert {one, group} <= set(ids(fetch(bob, [["is", "dm"]])))
-    assert {one, group} <= set(ids(fetch(bob, [["dm-including", alice.user_id]])))  # type: ignore[attr-defined]
+    including = [{"operator": "dm-including", "operand": alice.user_id}]  # type: ignore[attr-defined]
+    assert {one, group} <= set(ids(fetch(bob, including)))
     assert ids(fetch(bob, [["is", "private"], ["search", "group chat"]]))[-1] == group
     assert ids(fetch(owner, [["dm", bob.email]])) == []
 
@@ -222,10 +223,10 @@ def test_fetch_errors(bob: Api) -> None:
     )
     body = assert_error(
         bob.get("/messages", anchor="newest", narrow=[["channel", "nope-zz"]]),
-        "Invalid narrow operator: unknown channel",
+        "Invalid narrow operator: unknown channel nope-zz",
         "BAD_NARROW",
     )
-    assert body["desc"] == "unknown channel"
+    assert body["desc"] == "unknown channel nope-zz"
     assert_error(
         bob.get("/messages", anchor="newest", narrow=[["is", "weird"]]),
         "Invalid narrow operator: unknown 'is' operand weird",

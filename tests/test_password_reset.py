@@ -7,6 +7,7 @@ from __future__ import annotations
 import re
 import sqlite3
 import stat
+import time
 from collections.abc import Callable, Iterator
 from email.message import Message
 from pathlib import Path
@@ -192,3 +193,23 @@ def test_a_development_server_logs_every_email_and_shows_them(
 def test_the_email_log_page_exists_only_on_development_servers(server: ServerProcess) -> None:
     response = httpx.get(f"{server.url}/emails/", headers=HTML_ACCEPT, timeout=30)
     assert response.status_code == 404 and "Page not found" in response.text
+
+
+def test_reset_requests_per_client_are_limited(mailing: ServerProcess, smtp: SmtpRecorder) -> None:
+    def ask_from(ip: str, email: str) -> None:
+        response = httpx.post(
+            f"{mailing.url}{RESET}",
+            data={"email": email},
+            headers={"X-Forwarded-For": ip},
+            timeout=30,
+        )
+        assert response.status_code == 303  # the same answer, limited or not
+
+    for n in range(30):
+        ask_from("10.7.7.7", f"stranger{n}@example.com")
+    smtp.wait_for(30)
+    ask_from("10.7.7.7", "one-too-many@example.com")
+    ask_from("10.8.8.8", "from-elsewhere@example.com")
+    mails = smtp.wait_for(31)
+    time.sleep(0.5)
+    assert [m["To"] for m in smtp.messages[30:]] == ["from-elsewhere@example.com"], mails[30:]

@@ -302,7 +302,7 @@ def test_e2ee_test_notification(
         )
     assert_error(
         bob.post("/mobile_push/e2ee/test_notification", device_id="x"),
-        "device_id is not an integer",
+        "device_id is not valid JSON",
         "BAD_REQUEST",
     )
     stub.fail_next = [500]

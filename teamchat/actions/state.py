@@ -9,6 +9,9 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 
+from msgspec import UNSET
+from msgspec.structs import replace
+
 from teamchat import store
 from teamchat.actions.org.system_bots import cross_realm_bot_objects, is_system_bot
 from teamchat.actions.people import people
@@ -39,6 +42,8 @@ class StateContext:
     caps: ClientCapabilities
     realm_url: str
     state: JsonDict
+    # What the client asked for (None: everything); most fetchers need not look.
+    fetch_event_types: frozenset[str] | None = None
 
 
 Fetcher = Callable[[StateContext], Awaitable[None]]
@@ -57,6 +62,7 @@ def state_fetcher(*event_types: str) -> Callable[[Fetcher], Fetcher]:
 async def fetch_initial_state(ctx: StateContext, fetch_event_types: frozenset[str] | None) -> None:
     """Fill ctx.state with the keys for `fetch_event_types` (None: every type)."""
     version_keys(ctx.state)
+    ctx.fetch_event_types = fetch_event_types
     for types, fetcher in FETCHERS:
         if fetch_event_types is None or types & fetch_event_types:
             await fetcher(ctx)
@@ -118,8 +124,11 @@ async def _realm_user_state(ctx: StateContext) -> None:
         include_custom_profile_fields=True,
         user_list_incomplete=ctx.caps.user_list_incomplete,
     )
-    ctx.state["realm_users"] = [o for o in objects if o.is_active]
-    ctx.state["realm_non_active_users"] = [o for o in objects if not o.is_active]
+    # zulip-compat: the two lists say who is active; their objects carry no is_active.
+    ctx.state["realm_users"] = [replace(o, is_active=UNSET) for o in objects if o.is_active]
+    ctx.state["realm_non_active_users"] = [
+        replace(o, is_active=UNSET) for o in objects if not o.is_active
+    ]
     ctx.state["cross_realm_bots"] = cross_realm_bot_objects(realm, user, system_bots)
     me = wire.user_object(user, viewer=user, realm_host=realm.host)
     ctx.state.update(
@@ -134,6 +143,4 @@ async def _realm_user_state(ctx: StateContext) -> None:
         is_owner=user.is_owner,
         is_moderator=user.is_moderator,
         is_guest=user.is_guest,
-        role=int(user.role),
-        timezone=user.timezone,
     )

@@ -17,7 +17,6 @@ from teamchat.cli.common import (
     console,
     fail,
     run_action,
-    server_site,
     write_private_file,
     zuliprc_text,
 )
@@ -120,7 +119,7 @@ def zuliprc(
     async def action(rt: Runtime) -> str:
         user = await _user_by_email(rt, email)
         realm = await realm_actions.get_realm(rt)
-        base = server_site(rt.settings, site)
+        base = site or rt.external_url
         return zuliprc_text(wire.api_email(user, realm.host), user.api_key, base)
 
     text = run_action(action)

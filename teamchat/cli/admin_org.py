@@ -18,7 +18,7 @@ from teamchat.actions.org import invites, invites_email, user_groups
 from teamchat.actions.org.invites import InviteOptions
 from teamchat.actions.org.mail import mail_configured
 from teamchat.cli.admin import admin, parse_role
-from teamchat.cli.common import JSON_OPTION, console, fail, first_owner, run_action, server_site
+from teamchat.cli.common import JSON_OPTION, console, fail, first_owner, run_action
 from teamchat.errors import ZulipError
 from teamchat.lib.integers import is_ascii_digits
 from teamchat.runtime import Runtime
@@ -28,7 +28,7 @@ from teamchat.store import streams as stream_store
 
 
 def _site(rt: Runtime, site: str | None) -> str:
-    return server_site(rt.settings, site)
+    return (site or rt.external_url).rstrip("/")
 
 
 def _expiry(text: str | None) -> int | None:

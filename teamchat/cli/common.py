@@ -21,11 +21,9 @@ from teamchat.records import UserRow
 from teamchat.runtime import Runtime
 from teamchat.store import realm as realm_store
 from teamchat.store import users as user_store
-from teamchat.store.backup import served_url
 from teamchat.store.migrations import NotOurDatabaseError
 
 T = TypeVar("T")
-DEFAULT_SITE = "http://127.0.0.1:9991"
 console = Console(highlight=False, soft_wrap=True)  # paths and URLs stay on one line
 err_console = Console(stderr=True, highlight=False, soft_wrap=True)
 
@@ -101,21 +99,6 @@ def run_action(
         raise fail(f"cannot use database {settings.db_path}: {exc}") from None
     except OSError as exc:  # an unwritable folder or file: one line, not a traceback
         raise fail(f"cannot use database {settings.db_path}: {exc.strerror}") from None
-
-
-def server_site(settings: Settings, site: str | None) -> str:
-    """The URL links and zuliprc files start with: `site` when given, else the configured
-    external URL, else the URL the server running on the database serves; else the default
-    address, with a note on how to set it."""
-    chosen = site or settings.external_url or served_url(settings.db_path)
-    if chosen:
-        return chosen.rstrip("/")
-    err_console.print(
-        f"note: no server is running on {settings.db_path} and TEAMCHAT_EXTERNAL_URL is not "
-        f"set: using {DEFAULT_SITE} (pass --site URL or set TEAMCHAT_EXTERNAL_URL)",
-        soft_wrap=True,
-    )
-    return DEFAULT_SITE
 
 
 def zuliprc_text(email: str, api_key: str, site: str) -> str:

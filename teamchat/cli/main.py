@@ -15,6 +15,7 @@ from typing import Annotated
 import typer
 
 from teamchat import __version__
+from teamchat.actions.ops.external_url import do_pin_external_url
 from teamchat.actions.org import realm as realm_actions
 from teamchat.cli import (  # noqa: F401  (they add their commands to `admin`)
     admin_channels,
@@ -36,7 +37,7 @@ from teamchat.cli.common import (
 )
 from teamchat.cli.server import PortUnavailableError, bind_socket, run_server, site_url
 from teamchat.cli.zulip_import import import_command
-from teamchat.config import DEFAULT_DB_PATH, Settings
+from teamchat.config import DEFAULT_DB_PATH, Settings, check_external_url
 from teamchat.lib import logsafe, wire
 from teamchat.lib.passwords import random_password
 from teamchat.runtime import Runtime
@@ -95,15 +96,32 @@ async def bootstrap(rt: Runtime) -> tuple[str, str, str] | None:
             owner_email=owner_email,
             owner_full_name=DEFAULT_OWNER_NAME,
             owner_password=password,
-            realm_url=site_url(rt.settings),
+            realm_url=rt.external_url,
             progress=lambda text: status.update(f"Creating a new organization: {text}"),
         )
     return wire.api_email(owner, realm.host), password, owner.api_key
 
 
-def print_next_steps(settings: Settings, zuliprc: Path) -> None:
+def pin_external_url(settings: Settings) -> str:
+    """Pin the external URL (the given one, else the pinned one, else the first bind
+    address), say which it is and how to change it; return it."""
+
+    async def pin(rt: Runtime) -> tuple[str, str | None]:
+        return rt.external_url, await do_pin_external_url(rt)
+
+    url, replaced = run_action(pin, settings, create=True)
+    if replaced is not None:
+        console.print(f"External URL changed from {replaced} to {url}", soft_wrap=True)
+    console.print(
+        f"External URL: {url} (links in emails, notifications and invitations use it;"
+        " change it with `teamchat serve --external-url https://chat.example.com`)",
+        soft_wrap=True,
+    )
+    return url
+
+
+def print_next_steps(url: str, zuliprc: Path) -> None:
     """What to do once the server is up: open it, point a client at it."""
-    url = site_url(settings)
     console.print("Next:", soft_wrap=True)
     console.print(f"  open {url}/ in a browser to chat (the built-in web client)", soft_wrap=True)
     console.print(f"  point any Zulip client at {url}", soft_wrap=True)
@@ -122,7 +140,12 @@ def serve(
     host: Annotated[str, typer.Option(help="Address to listen on")] = "127.0.0.1",
     port: Annotated[int, typer.Option(help="Port to listen on")] = 9991,
     external_url: Annotated[
-        str | None, typer.Option(envvar="TEAMCHAT_EXTERNAL_URL", help="URL clients use")
+        str | None,
+        typer.Option(
+            envvar="TEAMCHAT_EXTERNAL_URL",
+            help="URL people reach the server at; pinned at first start, used by every link"
+            " in emails, notifications and invitations",
+        ),
     ] = None,
     backup_every: Annotated[
         float | None,
@@ -138,6 +161,11 @@ def serve(
     if dev:
         sandbox_commands.sandbox(host=host, port=port, zuliprc_dir=None)
         return
+    if external_url is not None:
+        try:
+            external_url = check_external_url(external_url)
+        except ValueError as error:
+            raise fail(f"--external-url: {error}") from None
     settings = Settings.from_env(
         STATE.db_path,
         host=host,
@@ -171,20 +199,21 @@ def _start(settings: Settings, sock: socket.socket) -> None:
     """Bootstrap or reopen the database, say how to reach it, serve on `sock`."""
     logsafe.install(settings.log_level, "%(asctime)s %(levelname)s %(name)s: %(message)s")
     console.print(f"teamchat {__version__}: database {settings.db_path.resolve()}", soft_wrap=True)
+    url = pin_external_url(settings)
     created = run_action(bootstrap, settings, create=True)
     first_start.warn_if_others_can_read(settings.db_path)
     zuliprc = first_start.zuliprc_path(settings.db_path)
     if created is not None:
         email, password, api_key = created
-        problem = first_start.write_zuliprc(zuliprc, email, api_key, site_url(settings))
+        problem = first_start.write_zuliprc(zuliprc, email, api_key, url)
         console.print("[bold green]Created a new organization[/] in", str(settings.db_path))
         console.print(f"  owner email:    {email}")
         console.print(f"  owner password: {password}")
         console.print(f"  zuliprc:        {zuliprc}" if problem is None else f"  ({problem})")
         console.print("  (the password is shown only this once)")
     else:
-        first_start.sync_zuliprc_site(zuliprc, site_url(settings))
-    print_next_steps(settings, zuliprc)
+        first_start.sync_zuliprc_site(zuliprc, url)
+    print_next_steps(url, zuliprc)
     run_server(settings, sock)
 
 

@@ -11,16 +11,14 @@ from typing import Any
 import uvicorn
 
 from teamchat.cli.connection_guard import Limits, guarded_protocol, usable_connection_cap
-from teamchat.config import Settings
+from teamchat.config import Settings, bind_url
 
 
 def site_url(settings: Settings) -> str:
+    """The given external URL, else the bind address (`sandbox`; `serve` pins its URL)."""
     if settings.external_url:
         return settings.external_url.rstrip("/")
-    host = "127.0.0.1" if settings.host in {"0.0.0.0", "::", ""} else settings.host
-    if ":" in host:
-        host = f"[{host}]"
-    return f"http://{host}:{settings.port}"
+    return bind_url(settings.host, settings.port)
 
 
 class TeamchatServer(uvicorn.Server):

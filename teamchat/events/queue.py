@@ -43,6 +43,7 @@ class ClientCapabilities(msgspec.Struct, frozen=True, kw_only=True):
     archived_channels: bool = False
     user_list_incomplete: bool = False
     linkifier_url_template: bool = False
+    simplified_presence_events: bool = False
     client_name: str = ""
     # The initial `presences`: only changes after this id, and at most this many days old.
     presence_last_update_id: int | None = None

@@ -64,11 +64,23 @@ class LegacyPresence(msgspec.Struct, kw_only=True):
     pushable: bool
 
 
+class ModernPresence(msgspec.Struct, kw_only=True):
+    active_timestamp: int
+    idle_timestamp: int
+
+
 class PresenceEvent(Event, tag="presence", kw_only=True):
-    user_id: int
-    email: str
-    server_timestamp: float
-    presence: dict[str, LegacyPresence]
+    """Published with both formats; each queue's copy keeps the one its client declared.
+
+    Clients with `simplified_presence_events` get `presences` alone; the others get the
+    legacy fields alone (see events/rules_people.py).
+    """
+
+    user_id: int | UnsetType = UNSET
+    email: str | UnsetType = UNSET
+    server_timestamp: float | UnsetType = UNSET
+    presence: dict[str, LegacyPresence] | UnsetType = UNSET
+    presences: dict[str, ModernPresence] | UnsetType = UNSET
 
 
 class UserStatusEvent(Event, tag="user_status", kw_only=True):

@@ -39,7 +39,8 @@ def as_config_data(name: str, raw: str) -> dict[str, str]:
     return value  # type: ignore[return-value]
 
 
-@post("/users/me/bots")
+# zulip-compat: Zulip's web app and clients use /bots; /users/me/bots is the same operation.
+@post(["/bots", "/users/me/bots"])
 async def add_bot(params: Params, user: UserRow, rt: Runtime) -> JsonDict:
     new = bots.NewBot(
         full_name=params.required("full_name", as_str),
@@ -63,7 +64,7 @@ def _defaults(params: Params) -> DefaultsChange:
     )
 
 
-@get("/users/me/bots")
+@get(["/bots", "/users/me/bots"])
 async def get_bots(params: Params, user: UserRow, rt: Runtime) -> JsonDict:
     return params.success(bots=await bots.get_own_bots(rt, user))
 

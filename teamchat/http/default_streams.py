@@ -1,19 +1,17 @@
-"""Default channels: GET, POST and DELETE /default_streams."""
+"""Default channels: POST and DELETE /default_streams (clients read them from /register).
+
+zulip-compat: Zulip has no GET here (405 with allowed_methods); the list is the register
+state's `realm_default_streams`.
+"""
 
 from __future__ import annotations
 
 from teamchat.actions.channels import default_streams
 from teamchat.http.params import Params, as_int
-from teamchat.http.routing import delete, get, post
+from teamchat.http.routing import delete, post
 from teamchat.lib.api_types import JsonDict
 from teamchat.records import UserRow
 from teamchat.runtime import Runtime
-
-
-@get("/default_streams")
-async def get_default_streams(params: Params, user: UserRow, rt: Runtime) -> JsonDict:
-    ids = await default_streams.get_default_stream_ids(rt, user)
-    return params.success(default_streams=ids)
 
 
 @post("/default_streams")

@@ -39,6 +39,7 @@ CAPABILITY_NAMES = (
     "archived_channels",
     "user_list_incomplete",
     "linkifier_url_template",
+    "simplified_presence_events",
 )
 # zulip-compat: the mobile app asks for a long-lived queue with idle_queue_timeout="mobile".
 MOBILE_QUEUE_TIMEOUT_SECS = 7 * 24 * 3600
@@ -118,7 +119,11 @@ async def get_events(
     queue_id = params.optional("queue_id", as_str, None)
     last_event_id = params.optional("last_event_id", as_int, None)
     if queue_id is None:
-        # SPEC: register parameters may be passed instead of queue_id; a queue is registered.
+        # Register parameters may be passed instead of queue_id; a queue is registered.
+        # zulip-compat: only with dont_block, as Zulip's Tornado does; a blocking poll
+        # without a queue is an error there (a plain JsonableError, no var_name).
+        if not dont_block:
+            raise ZulipError("Missing 'queue_id' argument")
         caps, _fetch_types, idle_timeout = parse_register_params(params, request)
         caps = await register.with_bot_defaults(
             rt, user, caps, all_public_given=params.has("all_public_streams")

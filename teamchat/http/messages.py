@@ -37,7 +37,7 @@ MESSAGE_TYPES = {"stream": "stream", "channel": "stream", "private": "private", 
 def as_message_type(name: str, raw: str) -> str:
     value = raw.strip().strip('"')
     if value not in MESSAGE_TYPES:
-        raise ZulipError("Invalid message type")
+        raise ZulipError("Invalid type")
     return MESSAGE_TYPES[value]
 
 

@@ -17,7 +17,6 @@ from litestar.datastructures import FormMultiDict, UploadFile
 
 from teamchat.errors import RequestVariableMissingError, ZulipError
 from teamchat.lib.api_types import JsonDict
-from teamchat.lib.integers import parse_int
 from teamchat.lib.json_input import decode_json
 from teamchat.lib.limits import check_count, check_int_range
 
@@ -155,19 +154,24 @@ def _in_range(name: str, value: int) -> int:
 
 
 def as_int(name: str, raw: str) -> int:
-    value = parse_int(raw)
-    if value is None:
+    # zulip-compat: Zulip reads integers as JSON (`Json[int]`, strict): text that is not JSON
+    # (`many`, Arabic-Indic digits, `05`) "is not valid JSON"; JSON that is not an integer
+    # (`1.5`, `true`) "is not an integer". ASCII digits only, as JSON has no others.
+    value = as_json(name, raw)
+    if not isinstance(value, int) or isinstance(value, bool):
         raise ZulipError(f"{name} is not an integer")
     return _in_range(name, value)
 
 
 def as_bool(name: str, raw: str) -> bool:
-    # zulip-compat: JSON true/false; Zulip's parser also takes these spellings.
+    # zulip-compat: JSON true/false; Zulip's older parser also took 1/0 and any case, and
+    # clients still send them. Anything else is judged as Zulip's `Json[bool]` judges it.
     value = raw.strip().lower()
     if value in {"true", "1"}:
         return True
     if value in {"false", "0"}:
         return False
+    as_json(name, raw)
     raise ZulipError(f"{name} is not a boolean")
 
 
@@ -175,7 +179,7 @@ def as_json(name: str, raw: str) -> object:
     try:
         return decode_json(raw)
     except msgspec.DecodeError:
-        raise ZulipError(f'Argument "{name}" is not valid JSON.') from None
+        raise ZulipError(f"{name} is not valid JSON") from None
 
 
 def as_json_list(name: str, raw: str) -> list[object]:

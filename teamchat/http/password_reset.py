@@ -39,7 +39,9 @@ async def password_reset_page(rt: Runtime) -> Response[str]:
 
 
 @post("/accounts/password/reset", opt={"public": True})
-async def password_reset_submit(params: Params, rt: Runtime) -> Response[str] | Redirect:
+async def password_reset_submit(
+    request: Request[Any, Any, Any], params: Params, rt: Runtime
+) -> Response[str] | Redirect:
     email = params.optional("email", as_str, "").strip()
     if not is_valid_email(email):
         realm = await realm_actions.get_realm(rt)
@@ -50,7 +52,8 @@ async def password_reset_submit(params: Params, rt: Runtime) -> Response[str] | 
             problem="Enter the email address of your account.",
         )
         return html(page, 400)
-    password_reset.request_password_reset(rt, email)
+    client_ip = request.client.host if request.client is not None else ""
+    password_reset.request_password_reset(rt, email, client_ip)
     return Redirect(f"/accounts/password/reset/done/?email={quote(email)}", status_code=303)
 
 

@@ -9,7 +9,7 @@ from litestar import Request
 
 from teamchat.actions.org import realm_settings, realm_state, welcome
 from teamchat.http.params import Params, as_str
-from teamchat.http.routing import patch, post
+from teamchat.http.routing import get, patch, post
 from teamchat.http.urls import realm_url
 from teamchat.lib.api_types import JsonDict
 from teamchat.records import UserRow
@@ -38,3 +38,9 @@ async def test_welcome_bot_custom_message(
         rt, user, text, realm_url=realm_url(request, rt)
     )
     return params.success(message_id=message_id)
+
+
+@get("/realm/domains")
+async def list_realm_domains(params: Params, user: UserRow) -> JsonDict:
+    # The organization restricts no email domains: the list Zulip serves here is empty.
+    return params.success(domains=realm_state.realm_domains())

@@ -17,7 +17,7 @@ def get(path: str | list[str], **kwargs: Any) -> Decorator:
     return litestar.get(path, status_code=200, **kwargs)
 
 
-def post(path: str, **kwargs: Any) -> Decorator:
+def post(path: str | list[str], **kwargs: Any) -> Decorator:
     return litestar.post(path, status_code=200, **kwargs)
 
 

@@ -9,7 +9,7 @@ from litestar import Request
 
 from teamchat.actions.channels import stream_admin, stream_reads, streams, subscriptions
 from teamchat.actions.channels.subscriptions import Principals
-from teamchat.errors import ZulipError
+from teamchat.errors import RequestVariableConversionError, ZulipError
 from teamchat.http.params import (
     Params,
     as_bool,
@@ -72,7 +72,7 @@ def as_retention_days(name: str, raw: str) -> int | None:
         return RETENTION_SPECIAL[value]
     days = parse_int(value)
     if days is None or days <= 0:
-        raise ZulipError(f"Bad value for '{name}': {value}")
+        raise RequestVariableConversionError(name, value)
     return days
 
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from teamchat.actions.messages import typing
-from teamchat.errors import RequestVariableMissingError, ZulipError
+from teamchat.errors import ZulipError
 from teamchat.http.params import Params, as_int, as_int_list, as_str, one_of
 from teamchat.http.routing import post
 from teamchat.lib.api_types import JsonDict
@@ -20,7 +20,8 @@ async def set_typing_status(params: Params, user: UserRow, rt: Runtime) -> JsonD
     if kind in ("stream", "channel"):
         stream_id = params.optional("stream_id", as_int, None)
         if stream_id is None:
-            raise RequestVariableMissingError("stream_id")
+            # zulip-compat: a plain JsonableError in Zulip's typing view (no var_name).
+            raise ZulipError("Missing 'stream_id' argument")
         topic = params.optional("topic", as_str, None)
         if topic is None:
             raise ZulipError("Missing topic")

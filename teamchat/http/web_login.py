@@ -23,7 +23,7 @@ from teamchat.http.auth import CSRF_COOKIE, CSRF_HEADER, SESSION_COOKIE, check_c
 from teamchat.http.html import html, pages_css_url
 from teamchat.http.params import Params, as_str
 from teamchat.http.routing import get, post
-from teamchat.http.urls import realm_url
+from teamchat.http.urls import realm_url, request_origin
 from teamchat.lib import account_pages, web_pages, wire
 from teamchat.records import UserRow, WebSessionRow
 from teamchat.runtime import Runtime
@@ -35,7 +35,7 @@ def session_cookies(
     request: Request[Any, Any, Any], rt: Runtime, token: str, session: WebSessionRow
 ) -> list[Cookie]:
     """The two cookies a new session sets."""
-    secure = realm_url(request, rt).startswith("https://")
+    secure = "https://" in (realm_url(request, rt)[:8], request_origin(request)[:8])
     max_age = int(session.expires_at - session.created_at)
     common: dict[str, Any] = {"path": "/", "samesite": "lax", "secure": secure, "max_age": max_age}
     return [
@@ -96,7 +96,8 @@ def _same_origin(request: Request[Any, Any, Any], rt: Runtime) -> bool:
     origin = request.headers.get("origin")
     if not origin or origin == "null":
         return origin is None
-    return urlsplit(origin)[:2] == urlsplit(realm_url(request, rt))[:2]
+    own = {urlsplit(realm_url(request, rt))[:2], urlsplit(request_origin(request))[:2]}
+    return urlsplit(origin)[:2] in own
 
 
 @post("/login", opt={"public": True})

@@ -28,11 +28,13 @@ class UserObject(Wire, kw_only=True):
     full_name: str
     avatar_url: str | UnsetType | None = UNSET
     avatar_version: int
-    bot_type: int | None
+    # zulip-compat: format_user_row gives bot_type to bots only.
+    bot_type: int | UnsetType | None = UNSET
     # Bots only (null for system bots); humans never carry it.
     bot_owner_id: int | UnsetType | None = UNSET
     date_joined: str
-    is_active: bool
+    # Absent only from POST /register's realm_users lists, as in Zulip (the list says it).
+    is_active: bool | UnsetType = UNSET
     is_admin: bool
     is_owner: bool
     is_guest: bool

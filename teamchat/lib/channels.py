@@ -65,12 +65,13 @@ NOTIFICATION_PROPERTIES = (
     "wildcard_mentions_notify",
 )
 # Subscription notification property -> the user setting a null value inherits.
+# zulip-compat: the four that Zulip fills in for clients without notification_settings_null;
+# wildcard_mentions_notify stays null for them too.
 NOTIFICATION_DEFAULT_SETTINGS = {
     "desktop_notifications": "enable_stream_desktop_notifications",
     "audible_notifications": "enable_stream_audible_notifications",
     "push_notifications": "enable_stream_push_notifications",
     "email_notifications": "enable_stream_email_notifications",
-    "wildcard_mentions_notify": "wildcard_mentions_notify",
 }
 _COLOR = re.compile(r"^#([0-9a-fA-F]{6}|[0-9a-fA-F]{3})$")
 

@@ -8,7 +8,7 @@ from teamchat.lib.api_types import JsonDict
 from teamchat.records import PresenceRow
 
 PRESENCE_PING_INTERVAL_SECS = 60
-OFFLINE_THRESHOLD_SECS = 140
+OFFLINE_THRESHOLD_SECS = 200
 # A client pinging more often than this does not move the stored timestamps.
 PRESENCE_UPDATE_MIN_FREQ_SECS = 55
 # Active within this long before the last connection still reads as "active" (legacy format).

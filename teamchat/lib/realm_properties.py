@@ -10,7 +10,7 @@ from collections.abc import Callable
 
 import msgspec
 
-from teamchat.errors import ZulipError
+from teamchat.errors import RequestVariableConversionError, ZulipError
 from teamchat.lib.json_input import decode_json
 from teamchat.lib.limits import check_int_range
 from teamchat.lib.text import check_text
@@ -174,7 +174,7 @@ def decode(name: str, raw: str) -> object:
     except msgspec.DecodeError:
         if name in STRING_OR_JSON:
             return raw
-        raise ZulipError(f'Argument "{name}" is not valid JSON.') from None
+        raise ZulipError(f"{name} is not valid JSON") from None
 
 
 def _is_int(value: object) -> bool:
@@ -215,7 +215,7 @@ def _check_time_limit(name: str, value: object) -> int | None:
     if value == "unlimited":
         return None
     if not _is_int(value) or value <= 0:  # type: ignore[operator]
-        raise ZulipError(f"Bad value for '{name}': {value}")
+        raise RequestVariableConversionError(name, value)
     assert isinstance(value, int)
     return _bounded(name, value)
 
@@ -230,7 +230,7 @@ def _check_retention(name: str, value: object) -> int:
     if value == "unlimited":
         return -1
     if not _is_int(value) or value <= 0:  # type: ignore[operator]
-        raise ZulipError(f"Bad value for '{name}': {value}")
+        raise RequestVariableConversionError(name, value)
     assert isinstance(value, int)
     return _bounded(name, value)
 

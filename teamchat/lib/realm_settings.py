@@ -81,7 +81,7 @@ GROUP_SETTING_DEFAULTS: Mapping[str, str] = {
     "can_move_messages_between_topics_group": sg.EVERYONE,
     "can_resolve_topics_group": sg.EVERYONE,
     "can_set_delete_message_policy_group": sg.MODERATORS,
-    "can_set_topics_policy_group": sg.MODERATORS,
+    "can_set_topics_policy_group": sg.MEMBERS,
     "can_summarize_topics_group": sg.EVERYONE,
     "create_multiuse_invite_group": sg.ADMINISTRATORS,
     "direct_message_initiator_group": sg.EVERYONE,

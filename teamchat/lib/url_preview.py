@@ -1,11 +1,11 @@
 """URL previews (Zulip's `inline_url_embed_preview`): what a fetched page says about itself
-(Open Graph, else its <title> and description), the embed block shown under a message, and
-which addresses may be fetched at all. Pure functions; fetching is the action's job.
+(Open Graph, else its <title> and description) and the embed block shown under a message.
+Pure functions; fetching is the action's job (through `lib.outbound`, which decides which
+addresses may be fetched).
 """
 
 from __future__ import annotations
 
-import ipaddress
 from html import escape
 from html.parser import HTMLParser
 from urllib.parse import urljoin, urlsplit
@@ -98,15 +98,3 @@ def embed_html(preview: Preview, image_src: str) -> str:
         f'<div class="message_embed_title"><a href="{url}" title="{title}">{title}</a></div>'
         f"{description}</div></div>"
     )
-
-
-def is_public_address(address: str) -> bool:
-    """Whether an IP address is on the public internet (never loopback, private, link-local,
-    multicast, reserved or unspecified: the server must not be a proxy into its own network)."""
-    try:
-        ip = ipaddress.ip_address(address)
-    except ValueError:
-        return False
-    if isinstance(ip, ipaddress.IPv6Address) and ip.ipv4_mapped is not None:
-        ip = ip.ipv4_mapped
-    return ip.is_global and not ip.is_multicast

@@ -31,7 +31,7 @@ class UserSettings(msgspec.Struct, kw_only=True, frozen=True):
     left_side_userlist: bool = False
     emojiset: str = "google"
     demote_inactive_streams: int = 1
-    user_list_style: int = 2
+    user_list_style: int = 3
     web_animate_image_previews: str = "on_hover"
     web_stream_unreads_count_display_policy: int = 2
     hide_ai_features: bool = False
@@ -254,6 +254,9 @@ def setting_problem(name: str, value: SettingValue, *, realm_default: bool = Fal
         return f"{name} is not {kind}"
     choices = CHOICES.get(name)
     if choices is not None and value not in choices:
+        # zulip-compat: string choices are pydantic AfterValidators in Zulip (value_error).
+        if isinstance(value, str):
+            return f"Invalid {name}: Value error, Not in the list of possible values"
         return f"Invalid {name}"
     if name == "default_language" and value not in LANGUAGES:
         return "Invalid default_language"

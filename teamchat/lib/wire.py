@@ -77,7 +77,6 @@ def user_object(
         full_name=user.full_name,
         avatar_url=avatar_url(user, client_gravatar=client_gravatar, email_visible=visible),
         avatar_version=user.avatar_version,
-        bot_type=user.bot_type,
         date_joined=iso_datetime(user.date_joined),
         is_active=user.is_active,
         is_admin=user.is_admin,
@@ -89,6 +88,7 @@ def user_object(
     )
     # zulip-compat: format_user_row gives bots their owner (maybe null), people their profile.
     if user.is_bot:
+        obj.bot_type = user.bot_type
         obj.bot_owner_id = user.bot_owner_id
     elif profile_data is not None:
         obj.profile_data = profile_data
@@ -109,7 +109,6 @@ def inaccessible_user_object(user_id: int, realm_host: str) -> UserObject:
         full_name=INACCESSIBLE_USER_NAME,
         avatar_url=INACCESSIBLE_USER_AVATAR_URL,
         avatar_version=1,
-        bot_type=None,
         date_joined=iso_datetime(0),
         is_active=True,
         is_admin=False,

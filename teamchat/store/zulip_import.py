@@ -185,6 +185,8 @@ async def insert_attachment(
         " VALUES (?, ?, ?)",
         [(row[0], *link) for link in links],
     )
+    # The running server looks for the images among imported uploads (thumbnails).
+    await tx.execute("INSERT INTO image_backfill (attachment_id) VALUES (?)", (row[0],))
 
 
 async def insert_realm_emoji(

@@ -97,7 +97,10 @@ def test_defaults_set_and_show(db: Path) -> None:
         (("color_scheme", "9"), "Invalid color_scheme"),
         (("enter_sends", "maybe"), "enter_sends is not a boolean"),
         (("web_font_size_px", "big"), "web_font_size_px is not an integer"),
-        (("web_home_view", "nowhere"), "Invalid web_home_view"),
+        (
+            ("web_home_view", "nowhere"),
+            "Invalid web_home_view: Value error, Not in the list of possible values",
+        ),
         (("default_language", "de"), "unknown setting 'default_language'"),
         (("bogus", "1"), "unknown setting 'bogus'"),
     ]

@@ -42,7 +42,7 @@ def test_alert_word_errors(make_user) -> None:  # type: ignore[no-untyped-def]
     )
     assert_error(
         user.post("/users/me/alert_words", alert_words="deploy"),
-        'Argument "alert_words" is not valid JSON.',
+        "alert_words is not valid JSON",
     )
     assert_error(
         user.post("/users/me/alert_words", alert_words=[1]), "alert_words[0] is not a string"

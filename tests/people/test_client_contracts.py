@@ -65,7 +65,7 @@ def test_flutter_gets_slim_presence_and_every_people_key(owner: Api) -> None:
     me = state["presences"][str(state["user_id"])]
     assert set(me) == {"active_timestamp", "idle_timestamp"}
     assert state["server_presence_ping_interval_seconds"] == 60
-    assert state["server_presence_offline_threshold_seconds"] == 140
+    assert state["server_presence_offline_threshold_seconds"] == 200
     assert isinstance(state["user_status"], dict)
     settings = state["user_settings"]
     for key in (

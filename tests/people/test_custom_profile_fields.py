@@ -144,7 +144,8 @@ def test_creation_errors(admin: Api, member: Api) -> None:
             {"field_type": 2, "name": "Story", "use_for_user_matching": True},
             "Field type not supported for user matching.",
         ),
-        ({"field_type": "one", "name": "Word"}, "field_type is not an integer"),
+        ({"field_type": "one", "name": "Word"}, "field_type is not valid JSON"),
+        ({"field_type": "true", "name": "Word"}, "field_type is not an integer"),
     ]
     for params, msg in cases:
         assert_error(admin.post("/realm/profile_fields", **params), msg)
@@ -300,9 +301,7 @@ def test_value_errors(admin: Api, member: Api) -> None:
     ]
     for data, msg in cases:
         assert_error(member.patch("/users/me/profile_data", data=data), msg)
-    assert_error(
-        member.patch("/users/me/profile_data", data="{"), 'Argument "data" is not valid JSON.'
-    )
+    assert_error(member.patch("/users/me/profile_data", data="{"), "data is not valid JSON")
     assert_error(member.delete("/users/me/profile_data", data=[99999]), "Field id 99999 not found.")
 
 

@@ -63,12 +63,12 @@ def test_every_parameter_is_validated(admin: Api) -> None:
         if kind is bool:
             assert_error(
                 admin.patch("/realm/user_settings_defaults", **{name: "yes"}),
-                f"{name} is not a boolean",
+                f"{name} is not valid JSON",
             )
         elif kind is int:
             assert_error(
                 admin.patch("/realm/user_settings_defaults", **{name: "x"}),
-                f"{name} is not an integer",
+                f"{name} is not valid JSON",
             )
             if name in CHOICES:
                 assert_error(
@@ -76,7 +76,8 @@ def test_every_parameter_is_validated(admin: Api) -> None:
                 )
         elif name in CHOICES:
             assert_error(
-                admin.patch("/realm/user_settings_defaults", **{name: "zzz"}), f"Invalid {name}"
+                admin.patch("/realm/user_settings_defaults", **{name: "zzz"}),
+                f"Invalid {name}: Value error, Not in the list of possible values",
             )
     defaults = admin.ok("POST", "/register")["realm_user_settings_defaults"]
     assert defaults["color_scheme"] == 1 and defaults["enter_sends"] is False

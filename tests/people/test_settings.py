@@ -49,17 +49,28 @@ def test_invalid_settings_are_rejected_and_change_nothing(make_user) -> None:  #
     user = make_user(full_name="Careful Person")
     cases = [
         ({"color_scheme": 7}, "Invalid color_scheme"),
-        ({"web_home_view": "bogus"}, "Invalid web_home_view"),
-        ({"emojiset": "comic"}, "Invalid emojiset"),
-        ({"enter_sends": "maybe"}, "enter_sends is not a boolean"),
-        ({"web_font_size_px": "big"}, "web_font_size_px is not an integer"),
+        (
+            {"web_home_view": "bogus"},
+            "Invalid web_home_view: Value error, Not in the list of possible values",
+        ),
+        (
+            {"emojiset": "comic"},
+            "Invalid emojiset: Value error, Not in the list of possible values",
+        ),
+        ({"enter_sends": "maybe"}, "enter_sends is not valid JSON"),
+        ({"enter_sends": '"yes"'}, "enter_sends is not a boolean"),
+        ({"web_font_size_px": "big"}, "web_font_size_px is not valid JSON"),
+        ({"web_font_size_px": "14.5"}, "web_font_size_px is not an integer"),
         ({"notification_sound": "boing"}, "Invalid notification sound 'boing'"),
         ({"default_language": "xx"}, "Invalid default_language"),
         (
             {"email_notifications_batching_period_seconds": 0},
             "Invalid email batching period: 0 seconds",
         ),
-        ({"timezone": "Mars/Olympus_Mons"}, "timezone is not a recognized time zone"),
+        (
+            {"timezone": "Mars/Olympus_Mons"},
+            "Invalid timezone: Value error, Not a recognized time zone",
+        ),
         ({"enter_sends": True, "user_list_style": 9}, "Invalid user_list_style"),
     ]
     for params, msg in cases:

@@ -88,7 +88,6 @@ def unknown_user(user_id: int, realm_host: str) -> JsonDict:
         "full_name": "Unknown user",
         "avatar_url": "/static/images/unknown-user-avatar.png",
         "avatar_version": 1,
-        "bot_type": None,
         "date_joined": "1970-01-01T00:00:00+00:00",
         "is_active": True,
         "is_admin": False,
@@ -111,7 +110,9 @@ def _lose_access(state: JsonDict, user_id: int, user_list_incomplete: bool) -> N
     key, index = found
     del state[key][index]
     if not user_list_incomplete:
-        state["realm_users"].append(unknown_user(user_id, state["realm_bot_domain"]))
+        placeholder = unknown_user(user_id, state["realm_bot_domain"])
+        del placeholder["is_active"]  # the register lists carry no is_active
+        state["realm_users"].append(placeholder)
         state["realm_users"].sort(key=lambda p: p["user_id"])
 
 
@@ -126,7 +127,8 @@ def _realm_user(state: JsonDict, event: JsonDict) -> None:
         if found is not None:
             del state[found[0]][found[1]]
         key = "realm_users" if person.get("is_active", True) else "realm_non_active_users"
-        state.setdefault(key, []).append(person)
+        # As Zulip's register lists: the list says whether the person is active.
+        state.setdefault(key, []).append({k: v for k, v in person.items() if k != "is_active"})
         state[key].sort(key=lambda p: p["user_id"])
         return
     found = _person_index(state, person["user_id"])
@@ -143,6 +145,7 @@ def _realm_user(state: JsonDict, event: JsonDict) -> None:
                 group["members"].remove(person["user_id"])
     if "is_active" in person:
         moved = state[key].pop(index)
+        moved.pop("is_active", None)
         other = "realm_users" if person["is_active"] else "realm_non_active_users"
         state.setdefault(other, []).append(moved)
         state[other].sort(key=lambda p: p["user_id"])

@@ -111,3 +111,10 @@ def drop_channel_notice(owner: Api, name: str) -> None:
     )["messages"]
     for message in found:
         owner.ok("DELETE", f"/messages/{message['id']}")
+
+
+def default_stream_ids(api):  # type: ignore[no-untyped-def]
+    """The default channels as a client reads them (Zulip has no GET /default_streams)."""
+    return api.ok("POST", "/register", fetch_event_types=["default_streams"])[
+        "realm_default_streams"
+    ]

@@ -91,7 +91,8 @@ def test_theme_time_zone_and_notifications_are_stored_and_followed_by_another_ta
     page.screenshot(path=str(tmp_path / "settings-light.png"))
     # A bad value is refused with the server's error and nothing changes.
     assert_error(
-        person.patch("/settings", timezone="Mars/Base"), "timezone is not a recognized time zone"
+        person.patch("/settings", timezone="Mars/Base"),
+        "Invalid timezone: Value error, Not a recognized time zone",
     )
     assert settings_of(person)["timezone"] == "Asia/Tokyo"
 

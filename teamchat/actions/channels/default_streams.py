@@ -47,14 +47,6 @@ async def check_remove_default_stream(rt: Runtime, user: UserRow, stream_id: int
         await publish_default_streams(rt, tx)
 
 
-async def get_default_stream_ids(rt: Runtime, user: UserRow) -> list[int]:
-    """GET /default_streams (empty for guests, as in the register state)."""
-    if user.is_guest:
-        return []
-    async with rt.db.read() as conn:
-        return await default_store.list_default_stream_ids(conn)
-
-
 @state_fetcher("default_streams")
 async def _default_streams_state(ctx: StateContext) -> None:
     ctx.state["realm_default_streams"] = (

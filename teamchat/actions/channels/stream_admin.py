@@ -21,7 +21,6 @@ from teamchat.actions.channels.streams import (
 )
 from teamchat.actions.org.permissions import has_realm_permission
 from teamchat.errors import (
-    OrganizationAdministratorRequiredError,
     OrganizationOwnerRequiredError,
     ZulipError,
 )
@@ -82,7 +81,8 @@ async def access_stream_for_admin(conn: Conn, user: UserRow, stream_id: int) -> 
     group_ids = await stream_store.user_group_ids(conn, user)
     settings = ch.group_settings(stream)
     if not ch.is_in_setting(settings["can_administer_channel_group"], user.id, group_ids):
-        raise OrganizationAdministratorRequiredError()
+        # zulip-compat: access_stream_for_administration's words (a plain JsonableError).
+        raise ZulipError("You do not have permission to administer this channel.")
     return stream
 
 

@@ -13,9 +13,7 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
-import urllib.error
 import urllib.parse
-import urllib.request
 from collections.abc import Sequence
 
 import msgspec
@@ -31,6 +29,12 @@ from teamchat.actions.messages.notice_text import mention, message_link
 from teamchat.actions.org.system_bots import NOTIFICATION_BOT, ensure_system_bot
 from teamchat.errors import ZulipError
 from teamchat.lib.api_types import JsonDict
+from teamchat.lib.outbound import (
+    OutboundError,
+    OutboundProtocolError,
+    TargetNotAllowedError,
+    safe_excerpt,
+)
 from teamchat.records import BotType, StreamRow, UserRow
 from teamchat.runtime import Runtime
 from teamchat.store import bots as bots_store
@@ -39,7 +43,6 @@ from teamchat.store.db import Conn, Tx
 
 log = logging.getLogger("teamchat.outgoing_webhooks")
 MAX_TRIES = 4  # the first request and Zulip's three retries
-TIMEOUT_SECS = 10.0
 RETRY_DELAY_SECS = 1.0
 MAX_RESPONSE_BYTES = 1024 * 1024
 SLACK_INTERFACE = 2
@@ -129,16 +132,22 @@ def _request_body(d: Delivery) -> tuple[bytes, str]:
     return json.dumps(payload).encode(), "application/json"
 
 
-def _post(url: str, body: bytes, content_type: str) -> tuple[int, bytes]:
-    request = urllib.request.Request(
-        url, data=body, method="POST", headers={"Content-Type": content_type,
-                                                "User-Agent": "teamchat-outgoing-webhook"},
+async def _post(rt: Runtime, d: Delivery, body: bytes, content_type: str) -> tuple[int, bytes]:
+    """(status, body) of one request to the bot's service; OutboundError when none came."""
+    answer = await rt.outbound.fetch(
+        d.base_url, method="POST", body=body, headers={"Content-Type": content_type},
+        max_bytes=MAX_RESPONSE_BYTES, deadline_secs=rt.settings.outbound_deadline_secs,
+        purpose="outgoing-webhook", senders=_senders(d.bot),
     )  # fmt: skip
-    try:
-        with urllib.request.urlopen(request, timeout=TIMEOUT_SECS) as response:
-            return int(response.status), response.read(MAX_RESPONSE_BYTES)
-    except urllib.error.HTTPError as error:
-        return int(error.code), error.read(MAX_RESPONSE_BYTES)
+    if answer.truncated:
+        raise OutboundProtocolError("the response is larger than 1 MiB")
+    return answer.status, answer.body
+
+
+def _senders(bot: UserRow) -> tuple[str, ...]:
+    """The caps a delivery counts against: its bot's, and its owner's (over all their bots)."""
+    owner = (f"user:{bot.bot_owner_id}",) if bot.bot_owner_id is not None else ()
+    return (f"bot:{bot.id}", *owner)
 
 
 async def deliver(rt: Runtime, d: Delivery) -> None:
@@ -152,12 +161,12 @@ async def deliver(rt: Runtime, d: Delivery) -> None:
         if attempt:
             await asyncio.sleep(RETRY_DELAY_SECS * attempt)
         try:
-            status, reply = await asyncio.to_thread(_post, d.base_url, body, content_type)
-        except (OSError, ValueError) as error:
-            failure = (
-                "When trying to send a request to the webhook service, an exception of type"
-                f" {type(error).__name__} occurred:\n```\n{error}\n```"
-            )
+            status, reply = await _post(rt, d, body, content_type)
+        except TargetNotAllowedError as error:
+            failure = f"The webhook's URL cannot be used: {error}."
+            break  # the same answer every time
+        except OutboundError as error:
+            failure = f"The webhook service could not be reached: {error}."
             continue
         failure = ""
         if status < 500:
@@ -226,9 +235,11 @@ async def _notify_owner(rt: Runtime, d: Delivery, notice: str, reply: bytes = b"
     link = message_link(d.realm_url, message_id, stream_id, stream_name, topic, d.participant_ids)
     content = f"[A message]({link}) to your bot {mention(d.bot)} triggered an outgoing webhook.\n"
     content += notice
-    if reply:
-        shown = reply[:2000].decode("utf-8", "replace")
-        content += f"\nThe response contains the following payload:\n```\n{shown!r}\n```"
+    excerpt = safe_excerpt(reply)
+    if excerpt:
+        # A short, printable excerpt only: the owner is not shown what the service sent
+        # verbatim (it may be a page of some other host's).
+        content += f"\nThe response began with:\n```text\n{excerpt}\n```"
     bot = await ensure_system_bot(rt, NOTIFICATION_BOT)
     request = internal_request("private", [owner.id], None, content, d.realm_url)
     try:

@@ -60,10 +60,13 @@ def require_syncing(user: UserRow) -> None:
         raise ZulipError("User has disabled synchronizing drafts.")
 
 
-async def _checked(conn: Conn, user: UserRow, data: DraftData, now: int) -> DraftRow:
+async def _checked(
+    conn: Conn, user: UserRow, data: DraftData, now: int, where: str = "draft"
+) -> DraftRow:
     """Zulip's further_validated_draft_dict: content, time, and an audience the user can reach."""
     if data.type not in DRAFT_TYPES:
-        raise ZulipError("Invalid draft type")
+        # zulip-compat: pydantic's literal_error at the draft's position.
+        raise ZulipError(f'Invalid {where}["type"]')
     content = normalize_content(data.content)
     timestamp = now if data.timestamp is None else round(data.timestamp)
     if timestamp < 0:
@@ -100,7 +103,10 @@ async def do_create_drafts(rt: Runtime, user: UserRow, drafts: list[DraftData]) 
     """Store every draft (all or none); send one drafts/add."""
     require_syncing(user)
     async with rt.db.write() as tx:
-        rows = [await _checked(tx, user, data, rt.now()) for data in drafts]
+        rows = [
+            await _checked(tx, user, data, rt.now(), f"drafts[{index}]")
+            for index, data in enumerate(drafts)
+        ]
         created = [await draft_store.insert(tx, row) for row in rows]
         event = DraftsAddEvent(drafts=[draft_object(row) for row in created])
         tx.after_commit(lambda: rt.broker.publish(event, [user.id]))

@@ -1,8 +1,8 @@
 """Images from other sites, shown through our own origin (Zulip's camo role).
 
 Rendered messages point such images at `/external_content/<digest>/<hex URL>` (lib/camo.py),
-signed with a server secret. Serving one fetches it with the URL previews' SSRF guard (public
-addresses only, checked after DNS and on every redirect), within a size and time limit, and
+signed with a server secret. Serving one fetches it through the server's one outbound client
+(public addresses only, checked after DNS and on every redirect), within a size and time limit, and
 only if the bytes are a PNG, GIF, JPEG or WebP image: our visitors' browsers never contact the
 other site, and the server is no open proxy.
 """
@@ -10,17 +10,15 @@ other site, and the server is no open proxy.
 from __future__ import annotations
 
 import asyncio
-import http.client
 import logging
 import secrets
-import urllib.parse
 import weakref
 
-from teamchat.actions.integrations import url_previews
 from teamchat.actions.messages.preview_context import CAMO_SECRET_NAME, camo_key
 from teamchat.errors import ZulipError
 from teamchat.lib.camo import verified_url
 from teamchat.lib.images import sniff_image_type
+from teamchat.lib.outbound import OutboundError
 from teamchat.runtime import Runtime
 from teamchat.store import uploads as secret_store
 
@@ -28,7 +26,7 @@ log = logging.getLogger("teamchat.external_content")
 MAX_IMAGE_BYTES = 10 * 1024 * 1024
 TIMEOUT_SECS = 5.0
 MAX_REDIRECTS = 3
-# Remote fetches at once (each holds a thread and up to MAX_IMAGE_BYTES).
+# Remote fetches at once (each holds up to MAX_IMAGE_BYTES).
 CONCURRENT_FETCHES = 4
 _GATES: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, asyncio.Semaphore] = (
     weakref.WeakKeyDictionary()
@@ -44,43 +42,31 @@ async def ensure_camo_key(rt: Runtime) -> None:
         await secret_store.insert_secret(tx, CAMO_SECRET_NAME, secrets.token_hex(32))
 
 
-def fetch_image(url: str, *, allow_private: bool) -> tuple[str, bytes]:
-    """(content type, bytes) of an image on another site, through the URL previews' SSRF
-    guard; url_previews.FetchRefusedError when it may not or could not be had. Blocking.
+async def fetch_image(rt: Runtime, url: str) -> tuple[str, bytes]:
+    """(content type, bytes) of an image on another site, through the server's one outbound
+    client (public addresses only, every hop checked, one deadline, a size bound);
+    ExternalImageRefusedError when it may not or could not be had."""
+    try:
+        answer = await rt.outbound.fetch(
+            url, headers={"Accept": "image/png, image/gif, image/jpeg, image/webp"},
+            max_bytes=MAX_IMAGE_BYTES,
+            deadline_secs=min(TIMEOUT_SECS, rt.settings.outbound_deadline_secs),
+            purpose="external-content", max_redirects=MAX_REDIRECTS,
+        )  # fmt: skip
+    except OutboundError as error:
+        raise ExternalImageRefusedError(str(error)) from None
+    if answer.status != 200:
+        raise ExternalImageRefusedError(f"status {answer.status}")
+    if answer.truncated:
+        raise ExternalImageRefusedError("too large")
+    kind = sniff_image_type(answer.body[:16])
+    if kind is None:
+        raise ExternalImageRefusedError("not a PNG, GIF, JPEG or WebP image")
+    return kind, answer.body
 
-    The one place external images are fetched: switch it here to another HTTP client."""
-    for _ in range(MAX_REDIRECTS + 1):
-        parts = urllib.parse.urlsplit(url)
-        if parts.scheme not in ("http", "https") or not parts.hostname:
-            raise url_previews.FetchRefusedError("only http(s) images are shown")
-        https = parts.scheme == "https"
-        port = parts.port or (443 if https else 80)
-        connection = url_previews._connect(parts.hostname, port, https, allow_private)
-        path = (parts.path or "/") + (f"?{parts.query}" if parts.query else "")
-        try:
-            connection.request("GET", path, headers={
-                "Host": parts.netloc, "User-Agent": "teamchat-external-content",
-                "Accept": "image/png, image/gif, image/jpeg, image/webp",
-            })  # fmt: skip
-            response = connection.getresponse()
-            if response.status in (301, 302, 303, 307, 308):
-                url = urllib.parse.urljoin(url, response.getheader("Location") or "")
-                continue
-            if response.status != 200:
-                raise url_previews.FetchRefusedError(f"status {response.status}")
-            length = int(response.getheader("Content-Length") or 0)
-            if length > MAX_IMAGE_BYTES:
-                raise url_previews.FetchRefusedError(f"{length} bytes is too large")
-            body = response.read(MAX_IMAGE_BYTES + 1)
-            if len(body) > MAX_IMAGE_BYTES:
-                raise url_previews.FetchRefusedError("too large")
-            kind = sniff_image_type(body[:16])
-            if kind is None:
-                raise url_previews.FetchRefusedError("not a PNG, GIF, JPEG or WebP image")
-            return kind, body
-        finally:
-            connection.close()
-    raise url_previews.FetchRefusedError("too many redirects")
+
+class ExternalImageRefusedError(Exception):
+    """The image is not shown: why, for the log."""
 
 
 def _gate() -> asyncio.Semaphore:
@@ -99,16 +85,9 @@ async def access_external_image(rt: Runtime, digest: str, hex_url: str) -> tuple
     url = verified_url(key, digest, hex_url)
     if url is None:
         raise ZulipError("File not found")
-    allow_private = rt.settings.url_preview_allow_private
     try:
         async with _gate():
-            return await asyncio.wait_for(
-                asyncio.to_thread(fetch_image, url, allow_private=allow_private),
-                timeout=3 * TIMEOUT_SECS,
-            )
-    except (
-        url_previews.FetchRefusedError, OSError, http.client.HTTPException, ValueError,
-        TimeoutError,
-    ) as error:  # fmt: skip
+            return await fetch_image(rt, url)
+    except ExternalImageRefusedError as error:
         log.info("external image %s not shown: %s", url, error)
         raise ZulipError("File not found") from None

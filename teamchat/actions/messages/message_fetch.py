@@ -106,7 +106,7 @@ async def _stream_term(conn: Conn, operand: object, negated: bool) -> search.Ter
         else await stream_store.get_stream_by_name(conn, str(operand))
     )
     if stream is None:
-        raise BadNarrowOperatorError("unknown channel")
+        raise BadNarrowOperatorError(f"unknown channel {operand}")
     return search.Term("recipient", stream.recipient_id, negated)
 
 

@@ -112,6 +112,9 @@ async def check_message(
         assert realm is not None
         stream, topic, participants = None, "", []
         if request.recipient_type == "stream":
+            if request.topic is not None:
+                # zulip-compat: the topic's characters are judged before the channel exists.
+                normalize_topic(request.topic)
             stream = await _access_stream_for_send(conn, sender, request.to, request.internal)
             topic = _checked_topic(realm, stream, request.topic)
         else:

@@ -306,14 +306,15 @@ async def _migrate_topic_policies(
         assert user is not None
         orig_policy = orig[user_id].visibility_policy if user_id in orig else INHERIT
         target_policy = target[user_id].visibility_policy if user_id in target else INHERIT
-        if orig_policy != INHERIT:
-            await set_policy_in_tx(rt, tx, user, old, old_topic, INHERIT)
-        if user_id in losers:
-            continue
         policy = orig_policy
         if target_had_messages:
             policy = policy_after_merge(orig_policy, target_policy)
-        if policy != target_policy:
+        moves = user_id not in losers and policy != target_policy
+        if orig_policy != INHERIT:
+            await set_policy_in_tx(
+                rt, tx, user, old, old_topic, INHERIT, skip_muted_topics_event=moves
+            )
+        if moves:
             await set_policy_in_tx(rt, tx, user, new, new_topic, policy)
 
 

@@ -36,9 +36,20 @@ async def muted_topics(conn: Conn, user_id: int) -> list[tuple[str, str, int]]:
 
 
 async def set_policy_in_tx(
-    rt: Runtime, tx: Tx, user: UserRow, stream: StreamRow, topic: str, policy: int
+    rt: Runtime,
+    tx: Tx,
+    user: UserRow,
+    stream: StreamRow,
+    topic: str,
+    policy: int,
+    *,
+    skip_muted_topics_event: bool = False,
 ) -> bool:
-    """Store the user's policy for the topic inside `tx`; queue the events. False: no change."""
+    """Store the user's policy for the topic inside `tx`; queue the events. False: no change.
+
+    `skip_muted_topics_event`: another change follows in the same transaction and sends the
+    legacy list once (Zulip's order for a moved topic: user_topic, muted_topics, user_topic).
+    """
     current = await user_topic_store.get_user_topic(tx, user.id, stream.id, topic)
     if (current.visibility_policy if current else INHERIT) == policy:
         return False
@@ -50,7 +61,8 @@ async def set_policy_in_tx(
         stream_id=stream.id, topic_name=name, last_updated=now, visibility_policy=policy
     )
     legacy_payload, payload = msgspec.to_builtins(legacy), msgspec.to_builtins(event)
-    tx.after_commit(lambda: rt.broker.publish(legacy_payload, [user.id]))
+    if not skip_muted_topics_event:
+        tx.after_commit(lambda: rt.broker.publish(legacy_payload, [user.id]))
     tx.after_commit(lambda: rt.broker.publish(payload, [user.id]))
     return True
 
@@ -105,4 +117,7 @@ async def _user_topics_state(ctx: StateContext) -> None:
 
 @state_fetcher("muted_topics")
 async def _muted_topics_state(ctx: StateContext) -> None:
+    # zulip-compat: a client that names user_topic explicitly gets no legacy muted_topics.
+    if ctx.fetch_event_types is not None and "user_topic" in ctx.fetch_event_types:
+        return
     ctx.state["muted_topics"] = [list(t) for t in await muted_topics(ctx.conn, ctx.user.id)]

@@ -49,7 +49,7 @@ async def _on_send(rt: Runtime, tx: Tx, sent: Delivered) -> None:
     if mail_configured(rt.settings):
         message_id = sent.message["id"]
         assert isinstance(message_id, int)
-        await _queue(rt, tx, rules.notice_of(sent), message_id, sent.draft.realm_url)
+        await _queue(rt, tx, rules.notice_of(sent), message_id, rt.external_url)
 
 
 @edit_hook
@@ -60,7 +60,7 @@ async def _on_edit(rt: Runtime, tx: Tx, edited: Edited) -> None:
             sender_id=edited.message.sender_id, stream=edited.stream, topic=edited.topic,
             flags=edited.flags, mentions_only=True,
         )  # fmt: skip
-        await _queue(rt, tx, notice, edited.message.id, edited.realm_url)
+        await _queue(rt, tx, notice, edited.message.id, rt.external_url)
 
 
 async def run_missed_emails(rt: Runtime, interval_secs: float) -> None:
@@ -86,7 +86,8 @@ async def send_missed_emails(rt: Runtime, user_id: int) -> int:
         flags = await flag_store.user_flags(conn, user_id, ids)
         messages = await message_store.list_messages(conn, ids)
         unread = [m for m in messages if m.id in flags and not flags[m.id] & fl.READ]
-        texts = await _emails(conn, user, unread, pending[0][2] if pending else "") if user else []
+        # Links use our configured URL, whatever a row queued before it was pinned says.
+        texts = await _emails(conn, user, unread, rt.external_url) if user else []
     sent = 0
     if user is not None and user.is_active:
         for subject, body in texts:

@@ -134,7 +134,7 @@ async def _on_send(rt: Runtime, tx: Tx, sent: Delivered) -> None:
         return
     message, draft = sent.message, sent.draft
     about = About(
-        realm_name=sent.realm.name, realm_url=draft.realm_url, sender=sent.sender,
+        realm_name=sent.realm.name, realm_url=rt.external_url, sender=sent.sender,
         message_id=int(str(message["id"])), time=int(str(message["timestamp"])),
         rendered_html=draft.rendered.html, stream=draft.stream, topic=draft.topic,
         participant_ids=draft.participant_ids,
@@ -150,7 +150,7 @@ async def _on_edit(rt: Runtime, tx: Tx, edited: Edited) -> None:
     if rt.settings.push_service_url is None or sender is None:
         return
     about = About(
-        realm_name=edited.realm.name, realm_url=edited.realm_url, sender=sender,
+        realm_name=edited.realm.name, realm_url=rt.external_url, sender=sender,
         message_id=message.id, time=message.date_sent, rendered_html=edited.rendered_html,
         stream=edited.stream, topic=edited.topic, participant_ids=[],
     )  # fmt: skip
@@ -184,11 +184,11 @@ async def _remove(rt: Runtime, tx: Tx, showing: dict[tuple[int, str], list[int]]
         return
     realm_name = await _realm_name(tx)
     pushes = []
-    for (user_id, realm_url), ids in showing.items():
+    for (user_id, _stored_url), ids in showing.items():
         targets = await push_targets(tx, user_id)
         payload: JsonDict = {
             "type": "remove",
-            "realm_url": realm_url,
+            "realm_url": rt.external_url,
             "realm_name": realm_name,
             "user_id": user_id,
             "message_ids": ids,

@@ -11,8 +11,6 @@ import asyncio
 import base64
 import json
 import logging
-import urllib.error
-import urllib.request
 
 import msgspec
 
@@ -26,6 +24,7 @@ from teamchat.errors import (
 )
 from teamchat.lib import push_crypto
 from teamchat.lib.api_types import JsonDict
+from teamchat.lib.outbound import OutboundError
 from teamchat.records import ClientDeviceRow
 from teamchat.runtime import Runtime
 from teamchat.store import push as push_store
@@ -108,18 +107,6 @@ def push_request(target: PushTarget, payload: JsonDict, *, removal: bool) -> Jso
     return request
 
 
-def _post(url: str, body: bytes, authorization: str | None) -> tuple[int, bytes]:
-    headers = {"Content-Type": "application/json", "User-Agent": USER_AGENT}
-    if authorization is not None:
-        headers["Authorization"] = authorization
-    request = urllib.request.Request(url, data=body, method="POST", headers=headers)
-    try:
-        with urllib.request.urlopen(request, timeout=TIMEOUT_SECS) as response:
-            return int(response.status), response.read(MAX_RESPONSE_BYTES)
-    except urllib.error.HTTPError as error:
-        return int(error.code), error.read(MAX_RESPONSE_BYTES)
-
-
 async def call_service(rt: Runtime, path: str, body: JsonDict) -> JsonDict:
     """POST `body` to the push service once; its JSON answer, or the error Zulip reports."""
     settings = rt.settings
@@ -129,12 +116,21 @@ async def call_service(rt: Runtime, path: str, body: JsonDict) -> JsonDict:
         pair = f"{settings.push_service_org_id}:{settings.push_service_org_key}"
         authorization = "Basic " + _b64(pair.encode())
     url = settings.push_service_url.rstrip("/") + path
+    headers = {"Content-Type": "application/json", "User-Agent": USER_AGENT}
+    if authorization is not None:
+        headers["Authorization"] = authorization
     try:
-        status, reply = await asyncio.to_thread(
-            _post, url, json.dumps(body).encode(), authorization
-        )
-    except (OSError, ValueError):
+        # The operator configured this URL (as Zulip's PUSH_NOTIFICATION_BOUNCER_URL): it may
+        # be on their own network. The protocol has no redirects.
+        response = await rt.outbound.fetch(
+            url, method="POST", body=json.dumps(body).encode(), headers=headers,
+            max_bytes=MAX_RESPONSE_BYTES,
+            deadline_secs=min(TIMEOUT_SECS, rt.settings.outbound_deadline_secs),
+            purpose="push", max_redirects=0, check_target=False,
+        )  # fmt: skip
+    except OutboundError:
         raise FailedToConnectBouncerError() from None
+    status, reply = response.status, response.body
     if status >= 500:
         raise InternalBouncerServerError()
     try:

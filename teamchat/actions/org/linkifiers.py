@@ -60,7 +60,8 @@ def _check_linkifier(pattern: str, url_template: str) -> None:
         compile_linkifier(pattern, url_template)
     except BadLinkifierError as error:
         message = str(error)
-        field = "pattern" if message.startswith("Bad regular expression") else "__all__"
+        # zulip-compat: the pattern is checked by RealmFilter.clean(), a model-wide check.
+        field = "__all__"
         if message in ("Invalid URL template.", UNSAFE_URL_TEMPLATE):
             field = "url_template"
         raise ValidationFailureError(message, {field: [message]}) from None

@@ -2,7 +2,8 @@
 (each email a .eml file, and a console line) when `email_log_dir` is, as a development server
 does. With neither, nothing can be sent, and callers say so instead of pretending.
 
-Sending runs in a thread, after the transaction that recorded what the mail is about.
+Sending runs in a small pool of threads of its own (a slow relay must not hold the threads
+log-ins and uploads use), after the transaction that recorded what the mail is about.
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ import re
 import smtplib
 import ssl
 import time
+from concurrent.futures import ThreadPoolExecutor
 from email.message import EmailMessage
 from email.utils import formatdate, make_msgid
 from pathlib import Path
@@ -28,6 +30,7 @@ NO_MAIL_TEXT = (
 )
 _UNSAFE_NAME_RE = re.compile(r"[^A-Za-z0-9@._-]+")
 _LINK_RE = re.compile(r"https?://\S+")
+_MAIL_THREADS = ThreadPoolExecutor(2, thread_name_prefix="mail")
 
 
 def mail_configured(settings: Settings) -> bool:
@@ -93,7 +96,7 @@ async def send_email(settings: Settings, *, to: str, subject: str, body: str) ->
     message["Message-ID"] = make_msgid(domain=settings.smtp_from.rpartition("@")[2] or None)
     message.set_content(body)
     try:
-        await asyncio.to_thread(_deliver, settings, message)
+        await asyncio.get_running_loop().run_in_executor(_MAIL_THREADS, _deliver, settings, message)
     except (OSError, smtplib.SMTPException) as error:
         log.warning("could not send email to %s: %s", to, error)
         return False

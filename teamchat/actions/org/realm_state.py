@@ -15,7 +15,9 @@ from teamchat.actions.state import StateContext, state_fetcher
 from teamchat.lib import group_permissions as gp
 from teamchat.lib import realm_properties as props
 from teamchat.lib import realm_settings
+from teamchat.lib.api_types import JsonDict
 from teamchat.lib.passwords import MIN_PASSWORD_GUESSES
+from teamchat.lib.presence import OFFLINE_THRESHOLD_SECS
 from teamchat.lib.thumbnails import server_thumbnail_formats
 
 # When this server process started (Zulip's server_generation).
@@ -23,11 +25,13 @@ SERVER_GENERATION = int(time.time())
 # Zulip's default Jitsi server (JITSI_SERVER_URL), used unless the realm sets its own.
 SERVER_JITSI_SERVER_URL = "https://meet.jit.si"
 # Zulip's typing protocol defaults (milliseconds) and presence timing (seconds).
-TYPING_STARTED_EXPIRY_PERIOD_MS = 15000
-TYPING_STOPPED_WAIT_PERIOD_MS = 5000
-TYPING_STARTED_WAIT_PERIOD_MS = 10000
+TYPING_STARTED_EXPIRY_PERIOD_MS = 45000
+TYPING_STOPPED_WAIT_PERIOD_MS = 12000
+TYPING_STARTED_WAIT_PERIOD_MS = 30000
 PRESENCE_PING_INTERVAL_SECS = 60
-PRESENCE_OFFLINE_THRESHOLD_SECS = 140
+# Zulip's MIN_DEACTIVATED_REALM_DELETION_DAYS: the shortest wait an owner may choose before a
+# deactivated organization is deleted.
+MIN_DEACTIVATED_REALM_DELETION_DAYS = 14
 MAX_AVATAR_FILE_SIZE_MIB = 5
 MAX_ICON_FILE_SIZE_MIB = 5
 MAX_LOGO_FILE_SIZE_MIB = 5
@@ -66,12 +70,18 @@ GIPHY_RATING_OPTIONS = {
 }
 
 
+# Stored with the realm's settings but, in Zulip, a server operator's grant rather than an
+# organization setting: never in the register state.
+SERVER_ONLY_SETTINGS = frozenset({"can_change_user_emails"})
+
+
 @state_fetcher("realm")
 async def _realm_settings_state(ctx: StateContext) -> None:
     settings = realm_settings.load(ctx.realm.settings_json)
     state = ctx.state
     for name, value in msgspec.structs.asdict(settings).items():
-        state[f"realm_{name}"] = value
+        if name not in SERVER_ONLY_SETTINGS:
+            state[f"realm_{name}"] = value
     policy = settings.message_edit_history_visibility_policy
     state["realm_allow_edit_history"] = policy != "none"
     state["realm_mandatory_topics"] = settings.topics_policy == "disable_empty_topic"
@@ -132,9 +142,9 @@ def _server_state(ctx: StateContext) -> None:
         server_typing_stopped_wait_period_milliseconds=TYPING_STOPPED_WAIT_PERIOD_MS,
         server_typing_started_wait_period_milliseconds=TYPING_STARTED_WAIT_PERIOD_MS,
         server_presence_ping_interval_seconds=PRESENCE_PING_INTERVAL_SECS,
-        server_presence_offline_threshold_seconds=PRESENCE_OFFLINE_THRESHOLD_SECS,
+        server_presence_offline_threshold_seconds=OFFLINE_THRESHOLD_SECS,
         server_supported_permission_settings=gp.supported_settings_json(),
-        server_min_deactivated_realm_deletion_days=None,
+        server_min_deactivated_realm_deletion_days=MIN_DEACTIVATED_REALM_DELETION_DAYS,
         server_max_deactivated_realm_deletion_days=None,
         server_inline_image_preview=True,
         server_inline_url_embed_preview=True,
@@ -155,7 +165,12 @@ def _server_state(ctx: StateContext) -> None:
     )
 
 
+def realm_domains() -> list[JsonDict]:
+    """The realm's allowed email domains: none can be configured, so none are listed
+    (sign-up is never restricted to domains: emails_restricted_to_domains is false)."""
+    return []
+
+
 @state_fetcher("realm_domains")
 async def _realm_domains_state(ctx: StateContext) -> None:
-    # No allowed-domain list can be configured (emails_restricted_to_domains has none).
-    ctx.state["realm_domains"] = []
+    ctx.state["realm_domains"] = realm_domains()

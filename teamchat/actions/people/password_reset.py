@@ -17,8 +17,7 @@ from dataclasses import dataclass
 
 from teamchat import store
 from teamchat.actions.org.mail import send_email
-from teamchat.actions.people.password_checks import password_changed
-from teamchat.config import own_url
+from teamchat.actions.people.password_checks import client_limit_key, password_changed
 from teamchat.lib.passwords import hash_password, password_problem_explained
 from teamchat.records import UserRow
 from teamchat.runtime import Runtime
@@ -39,15 +38,22 @@ def reset_link(site: str, token: str) -> str:
     return f"{site}{RESET_PATH}{token}/"
 
 
-def request_password_reset(rt: Runtime, email: str) -> None:
+def request_password_reset(rt: Runtime, email: str, client_ip: str) -> None:
     """POST /accounts/password/reset/: email a reset link (or, for an address without an
-    account, a note saying so) in the background; at most a few emails per address a day."""
+    account, a note saying so) in the background; at most a few emails per address and a
+    few dozen per client an hour (past that, nothing is sent, and the page says the same)."""
     address = email.strip()[:_MAX_EMAIL_CHARS]
     key = "reset:" + address.casefold()
-    if rt.reset_email_limiter.retry_after(key) is not None:
-        log.info("password reset emails to one address limited; none sent")
-        return
+    client_key = client_limit_key(client_ip)
+    for limiter, limit_key in (
+        (rt.reset_email_limiter, key),
+        (rt.reset_client_limiter, client_key),
+    ):
+        if limiter.retry_after(limit_key) is not None:
+            log.info("password reset emails limited; none sent")
+            return
     rt.reset_email_limiter.hit(key)
+    rt.reset_client_limiter.hit(client_key)
     rt.spawn(_email_reset(rt, address))
 
 
@@ -57,7 +63,7 @@ async def _email_reset(rt: Runtime, address: str) -> None:
         user = await store.users.get_user_by_delivery_email(conn, address)
     if realm is None:
         return
-    site = own_url(rt.settings)
+    site = rt.external_url  # never a request's Host header
     subject = f"Reset your password for {realm.name}"
     if user is None or user.is_bot:
         body = (

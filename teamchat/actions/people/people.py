@@ -14,6 +14,7 @@ from teamchat.lib.api_types import ProfileValue, UserObject
 from teamchat.records import RealmRow, UserRow
 from teamchat.runtime import Runtime
 from teamchat.store import custom_profile_fields as fields_store
+from teamchat.store import messages as message_store
 from teamchat.store.db import Conn
 
 
@@ -133,3 +134,9 @@ async def _realm(conn: Conn) -> RealmRow:
     if realm is None:
         raise ZulipError("This database has no organization yet.")
     return realm
+
+
+async def own_max_message_id(rt: Runtime, user: UserRow) -> int:
+    """The newest message `user` received, -1 if none (GET /users/me's max_message_id)."""
+    async with rt.db.read() as conn:
+        return await message_store.max_user_message_id(conn, user.id)

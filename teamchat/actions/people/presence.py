@@ -12,7 +12,8 @@ from teamchat.actions.people.user_access import presence_audience, presence_visi
 from teamchat.actions.people.users import find_user_by_email
 from teamchat.actions.state import StateContext, state_fetcher
 from teamchat.errors import ZulipError
-from teamchat.events.types_people import LegacyPresence, PresenceEvent
+from teamchat.events import rules_people  # noqa: F401 (registers presence event shaping)
+from teamchat.events.types_people import LegacyPresence, ModernPresence, PresenceEvent
 from teamchat.lib import presence as lp
 from teamchat.lib import realm_settings, user_settings, wire
 from teamchat.lib.api_types import JsonDict
@@ -111,12 +112,15 @@ async def _publish_presence(
     )
     status, timestamp = lp.legacy_status(*lp.timestamps(row, user.date_joined))
     website = LegacyPresence(client="website", status=status, timestamp=timestamp, pushable=False)
-    # zulip-compat: presence events always use the legacy (email, one client) format.
+    # zulip-compat: both formats; each queue keeps the one its client declared
+    # (`simplified_presence_events`, feature level 419), see events/rules_people.py.
+    active, idle = lp.timestamps(row, user.date_joined)
     event = PresenceEvent(
         user_id=user.id,
         email=wire.api_email(user, realm.host),
         server_timestamp=rt.clock(),
         presence={"website": website},
+        presences={str(user.id): ModernPresence(active_timestamp=active, idle_timestamp=idle)},
     )
     audience = await presence_audience(rt, tx, user)
     tx.after_commit(lambda: rt.broker.publish(event, audience))
@@ -251,7 +255,9 @@ async def _presence_state(ctx: StateContext) -> None:
     presences, newest = await presences_for(
         ctx.conn,
         await presence_visible_ids(ctx.rt, ctx.conn, ctx.user),
-        slim=ctx.caps.slim_presence or ctx.caps.presence_last_update_id is not None,
+        slim=ctx.caps.slim_presence
+        or ctx.caps.simplified_presence_events
+        or ctx.caps.presence_last_update_id is not None,
         last_update_id=ctx.caps.presence_last_update_id,
         history_limit_days=ctx.caps.presence_history_limit_days,
         now=ctx.rt.now(),

@@ -156,13 +156,15 @@ async def check_change_settings(
         raise ZulipError("This endpoint does not accept bot requests.")
     check_setting_values(changes)
     if timezone is not None and timezone and timezone not in _timezones():
-        raise ZulipError("timezone is not a recognized time zone")
+        raise ZulipError("Invalid timezone: Value error, Not a recognized time zone")
     password_hash = None
     if new_password is not None:
         password_hash = await _check_new_password(
             rt, user, old_password or "", new_password, client_ip
         )
     name = None
+    if full_name is not None and not full_name.strip():
+        raise ZulipError("Name must not be empty!")  # zulip-compat: PATCH /settings' own words
     if full_name is not None and full_name != user.full_name:
         async with rt.db.read() as conn:
             realm = await store.realm.get_realm(conn)

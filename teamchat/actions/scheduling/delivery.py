@@ -98,7 +98,7 @@ async def _send_later(rt: Runtime, sender: UserRow, row: ScheduledMessageRow) ->
     request = SendRequest(
         recipient_type=row.recipient_type,
         to=row.stream_id if row.stream_id is not None else row.to_user_ids,
-        topic=row.topic, content=row.content, client=row.client, realm_url=row.realm_url,
+        topic=row.topic, content=row.content, client=row.client, realm_url=rt.external_url,
         read_by_sender=row.read_by_sender,
     )  # fmt: skip
     realm, draft = await check_message(rt, sender, request)
@@ -117,9 +117,9 @@ async def _send_reminder(rt: Runtime, user: UserRow, row: ScheduledMessageRow) -
             message = None
         if message is not None:
             note = row.reminder_note or ""
-            content = await reminders.reminder_content(conn, user, message, note, row.realm_url)
+            content = await reminders.reminder_content(conn, user, message, note, rt.external_url)
     bot = await ensure_system_bot(rt, NOTIFICATION_BOT)
-    request = _bot_dm(user, content, row.realm_url)
+    request = _bot_dm(user, content, rt.external_url)
     realm, draft = await check_message(rt, bot, request)
     draft = msgspec.structs.replace(draft, with_message=_leave_queue(rt, row))
     await do_send_message(rt, realm, bot, draft)
@@ -149,7 +149,7 @@ async def _mark_failed(
     )
     try:
         bot = await ensure_system_bot(rt, NOTIFICATION_BOT)
-        realm, draft = await check_message(rt, bot, _bot_dm(sender, content, row.realm_url))
+        realm, draft = await check_message(rt, bot, _bot_dm(sender, content, rt.external_url))
         await do_send_message(rt, realm, bot, draft)
     except ZulipError as error:
         log.info("could not tell user %s about a failed scheduled message: %s", sender.id, error)

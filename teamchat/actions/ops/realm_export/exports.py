@@ -206,7 +206,7 @@ async def _tell_requester(rt: Runtime, row: RealmExportRow) -> None:
     if requester is None or not requester.is_active:
         return
     bot = await ensure_system_bot(rt, NOTIFICATION_BOT)
-    request = internal_request("private", [requester.id], None, DONE_MESSAGE, row.realm_url)
+    request = internal_request("private", [requester.id], None, DONE_MESSAGE, rt.external_url)
     await check_send_message(rt, bot, request)
 
 

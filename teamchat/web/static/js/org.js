@@ -120,8 +120,12 @@ export class OrgModel {
       canCreateWebPublic: Boolean(register.can_create_web_public_streams),
     };
     this.users = new Map();
-    for (const user of [...(register.realm_users ?? []), ...(register.realm_non_active_users ?? [])]) {
-      this.users.set(user.user_id, { ...user });
+    // The register lists say who is active; their objects carry no is_active (as Zulip's).
+    for (const user of register.realm_users ?? []) {
+      this.users.set(user.user_id, { ...user, is_active: true });
+    }
+    for (const user of register.realm_non_active_users ?? []) {
+      this.users.set(user.user_id, { ...user, is_active: false });
     }
     this.streams = new Map();
     for (const stream of register.streams ?? []) this.streams.set(stream.stream_id, { ...stream });
