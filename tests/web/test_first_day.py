@@ -412,6 +412,7 @@ def test_a_new_teams_first_day(
     shot(owner, "owner-deactivated-bob", both=True)
     for page in (bob, phone):
         expect(page).to_have_url(f"{url}/login/", timeout=30000)
+    expect(away.locator("#people")).not_to_contain_text("Bob Martin")  # gone for the others
     phone.fill("#username", BOB[0])
     phone.fill("#password", BOB[2])
     phone.click("button[type=submit]")
