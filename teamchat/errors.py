@@ -30,6 +30,7 @@ A leaf module: it imports nothing from teamchat. Raise these anywhere below the 
      ├── UnauthorizedError             401 UNAUTHORIZED (+ WWW-Authenticate)
      │    ├── InvalidAPIKeyError       401 UNAUTHORIZED "Invalid API key"
      │    ├── UserDeactivatedError     401 USER_DEACTIVATED
+     │    │    └── SessionUserDeactivatedError (a session's: "Session" challenge)
      │    ├── AuthenticationFailedError 401 AUTHENTICATION_FAILED
      │    └── SessionRequiredError     401 UNAUTHORIZED (/json without a session)
      ├── ForbiddenError                403 BAD_REQUEST
@@ -246,6 +247,13 @@ class UserDeactivatedError(UnauthorizedError):
 
     def __init__(self) -> None:
         super().__init__("Account is deactivated")
+
+
+class SessionUserDeactivatedError(UserDeactivatedError):
+    # A session cookie's user was deactivated: a "Session" challenge like SessionRequiredError,
+    # since a Basic one makes the browser pop up a password dialog over the web client (and
+    # hold its request until someone answers it) instead of letting it go to the log-in page.
+    default_headers: ClassVar[Mapping[str, str]] = {"WWW-Authenticate": "Session"}
 
 
 class AuthenticationFailedError(UnauthorizedError):

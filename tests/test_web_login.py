@@ -295,8 +295,19 @@ def test_password_change_in_the_browser_keeps_that_session_only(
 def test_deactivation_ends_the_session(session: httpx.Client, person: Api, owner: Api) -> None:
     user_id = person.ok("GET", "/users/me")["user_id"]
     owner.ok("DELETE", f"/users/{user_id}")
-    assert_error(session.get("/json/users/me"), "Account is deactivated", "USER_DEACTIVATED", 401)
+    answer = session.get("/json/users/me")
+    assert_error(answer, "Account is deactivated", "USER_DEACTIVATED", 401)
+    # No Basic challenge: a browser would pop up a password dialog over the web client and
+    # hold its request, instead of letting the client go to the log-in page.
+    assert answer.headers["www-authenticate"] == "Session"
     assert session.get("/").headers["location"] == "/login/"
+    # Logging in again: the form says the account is deactivated and who can undo it.
+    refused = log_in(session, str(person.email), TEST_PASSWORD)
+    assert refused.status_code == 401
+    assert (
+        f"Your account {person.email} has been deactivated. Ask an administrator of the"
+        " organization to reactivate it." in refused.text
+    )
 
 
 def test_signing_up_through_a_link_ends_logged_in_in_the_client(

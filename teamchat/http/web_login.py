@@ -18,7 +18,7 @@ from litestar.response import Redirect
 from teamchat.actions.org import realm as realm_actions
 from teamchat.actions.people import password_checks, web_sessions
 from teamchat.actions.people import users as user_actions
-from teamchat.errors import CsrfFailedError, RateLimitedError, ZulipError
+from teamchat.errors import CsrfFailedError, RateLimitedError, UserDeactivatedError, ZulipError
 from teamchat.http.auth import CSRF_COOKIE, CSRF_HEADER, SESSION_COOKIE, check_csrf
 from teamchat.http.html import html, pages_css_url
 from teamchat.http.params import Params, as_str
@@ -114,6 +114,13 @@ async def login_submit(
         token, session = await web_sessions.log_in(rt, username, password, client_ip)
     except RateLimitedError as error:
         return login_form(realm_name, username, limited_text(error), 429)
+    except UserDeactivatedError as error:
+        # zulip-compat: the log-in form names the account and who can bring it back.
+        problem = (
+            f"Your account {username} has been deactivated. "
+            "Ask an administrator of the organization to reactivate it."
+        )
+        return login_form(realm_name, username, problem, error.http_status)
     except ZulipError as error:
         return login_form(realm_name, username, error.msg, error.http_status)
     cookies = session_cookies(request, rt, token, session)

@@ -12,7 +12,7 @@ import secrets
 
 from teamchat.actions.org.realm_deactivation import check_realm_active
 from teamchat.actions.people.auth import check_api_rate_limit, fetch_api_key
-from teamchat.errors import SessionRequiredError, UserDeactivatedError
+from teamchat.errors import SessionRequiredError, SessionUserDeactivatedError
 from teamchat.records import UserRow, WebSessionRow
 from teamchat.runtime import Runtime
 from teamchat.store import users as store_users
@@ -72,7 +72,7 @@ async def authenticate_session(rt: Runtime, token: str) -> tuple[UserRow, WebSes
     if not hmac.compare_digest(session.auth_fingerprint, _fingerprint(user)):
         raise SessionRequiredError()
     if not user.is_active:
-        raise UserDeactivatedError()
+        raise SessionUserDeactivatedError()
     check_api_rate_limit(rt, user)
     return user, session
 

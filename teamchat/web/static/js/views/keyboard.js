@@ -17,11 +17,17 @@ export class Keyboard {
     this.help = null;
     document.addEventListener("keydown", (event) => this.onKey(event));
     // A click or tap picks a message; so does a long press on a touch screen (its actions
-    // then show, see app.css), which leaves the browser's own menu as it is.
+    // then show, see app.css), which leaves the browser's own menu as it is. As in Zulip, a
+    // click or tap on a message is a reply: the compose box, when empty, goes to its
+    // conversation (not a click on its links, buttons or editor).
     for (const type of ["click", "contextmenu"]) {
       this.messages.addEventListener(type, (event) => {
         const article = event.target.closest("article.message[data-id]");
-        if (article) this.select(Number(article.dataset.id), false);
+        if (!article) return;
+        this.select(Number(article.dataset.id), false);
+        if (type === "click" && !event.target.closest("a, button, input, textarea, select, .edit-box")) {
+          this.addressCompose();
+        }
       });
     }
     window.addEventListener("hashchange", () => this.select(null));
@@ -34,7 +40,14 @@ export class Keyboard {
       this.selectionFocused = Boolean(event.target.matches?.("article.message.selected"));
     });
     // The list is drawn again on every change: keep the selection (and focus on it) across.
-    new MutationObserver(() => this.showSelection()).observe(this.messages, { childList: true });
+    // A list pinned to its bottom stays there when the selected message's actions (an extra
+    // row on a touch screen) come back.
+    new MutationObserver(() => {
+      const c = this.messages;
+      const pinned = c.scrollHeight - c.scrollTop - c.clientHeight < 40;
+      this.showSelection();
+      if (pinned) c.scrollTop = c.scrollHeight;
+    }).observe(this.messages, { childList: true });
   }
 
   onKey(event) {
@@ -111,6 +124,14 @@ export class Keyboard {
     const topic = $("compose-topic");
     if (!message && topic && !topic.hidden && !topic.value) return topic.focus();
     return $("compose-content").focus();
+  }
+
+  // The compose box to the selected message's conversation, unless something is written in it
+  // (the keyboard stays down on a phone: the focus does not move).
+  addressCompose() {
+    const message = this.selectedMessage();
+    if (!message || $("compose-content")?.value.trim()) return;
+    this.app.compose.setNarrow(conversationOf(message, this.app.state.myId));
   }
 
   nextUnread() {

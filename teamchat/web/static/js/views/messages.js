@@ -182,9 +182,10 @@ export class MessageList {
     return c.scrollHeight - c.scrollTop - c.clientHeight < 40;
   }
 
-  // Re-draw, keeping the view pinned to the bottom when it was there.
-  redraw() {
-    const pinned = this.atBottom();
+  // Re-draw, keeping the view pinned to the bottom when it was there (or `toBottom`: the
+  // person's own new message, which they see arrive wherever they had scrolled).
+  redraw(toBottom = false) {
+    const pinned = toBottom || this.atBottom();
     const top = this.container.scrollTop;
     const editorFocused = Boolean(document.activeElement?.closest?.(".edit-box"));
     const focused = focusKey(this.container);
@@ -309,8 +310,9 @@ export class MessageList {
 
   // Local echo of a message being sent (shown only if it belongs in this narrow).
   setEchoes(echoes) {
+    const before = this.echoes.length;
     this.echoes = echoes.filter((echo) => echo.matches(this.narrow));
-    this.redraw();
+    this.redraw(this.echoes.length > before);
   }
 
   // ----- marking read -----
@@ -384,7 +386,7 @@ export class MessageList {
     message.flags = flags;
     this.messages.push(message);
     this.messages.sort((a, b) => a.id - b.id);
-    this.redraw();
+    this.redraw(message.sender_id === this.state.myId);
   }
 
   applyEdit(event) {
