@@ -30,6 +30,7 @@ from teamchat.errors import (
     ZulipError,
 )
 from teamchat.lib.api_types import JsonDict
+from teamchat.lib.integers import is_ascii_digits
 from teamchat.records import UserRow
 from teamchat.runtime import Runtime
 from teamchat.store import users as user_store
@@ -170,7 +171,7 @@ async def _send(
     if integration.unquote_url_parameters:
         # zulip-compat: Jira double-escapes URLs, so Zulip decodes stream and topic again.
         stream, topic = unquote(stream), unquote(topic) if topic is not None else None
-    to: str | int = int(stream) if stream.isdecimal() else stream
+    to: str | int = int(stream) if is_ascii_digits(stream) else stream
     request = SendRequest(
         recipient_type="stream", to=to, topic=notice.topic if topic is None else topic,
         content=body, client=client, realm_url=target.realm_url,

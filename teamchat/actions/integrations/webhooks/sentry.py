@@ -15,6 +15,7 @@ from teamchat.actions.integrations.webhooks.base import (
     WebhookRequest,
     global_time,
 )
+from teamchat.lib.integers import parse_int
 
 # Sentry's platform -> the code block language of the traceback.
 HIGHLIGHT = {
@@ -110,7 +111,7 @@ def _exception_body(event: Event, level: str, when: str) -> str:
 
 def event_notice(req: WebhookRequest, raw: object) -> Notice:
     event = req.parse(Event, raw)
-    version = int(event.version) if str(event.version).isdecimal() else 7
+    version = parse_int(str(event.version)) or 7
     if event.platform == "python" and version < 7 and event.title != SAMPLE_TITLE:
         raise req.unsupported("Raven SDK")  # Sentry's deprecated Python SDK
     when = _when(req, event.datetime)
