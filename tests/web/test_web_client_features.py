@@ -9,6 +9,7 @@ import time
 
 from playwright.sync_api import expect
 
+from tests.conftest import TEST_PASSWORD
 from tests.support.browser import log_in, message_with
 from tests.support.server import ServerProcess
 
@@ -169,6 +170,9 @@ def test_settings_change_the_name_and_lead_to_the_api_key(
     dialog.get_by_label("Full name").press("Enter")  # refused by the form, nothing sent
     assert person.ok("GET", "/users/me")["full_name"] == "New Name"
     dialog.get_by_role("link", name="Your API key and zuliprc").click()
+    # The key is shown only once the password is entered again, as in Zulip.
+    page.get_by_label("Password").fill(TEST_PASSWORD)
+    page.get_by_role("button", name="Show API key").click()
     expect(page.locator("#api_key")).to_have_text(str(person.api_key))
 
 
