@@ -9,6 +9,7 @@ from __future__ import annotations
 import functools
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from datetime import date
 
 
 @dataclass(frozen=True)
@@ -75,6 +76,8 @@ class RenderContext:
     image_preview: bool = False
     upload_previews: Mapping[str, UploadPreview] = field(default_factory=dict)
     camo_key: bytes = b""
+    # The day (UTC) a `<time:10:00>` without a date falls on: the send's; None rejects those.
+    today: date | None = None
 
     @classmethod
     def empty(cls) -> RenderContext:
