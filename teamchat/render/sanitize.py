@@ -21,7 +21,8 @@ ALLOWED_TAGS = frozenset(
     }
 )
 ALLOWED_ATTRIBUTES = {
-    "a": {"href", "class", "data-stream-id", "title", "style"},
+    # data-id: a video preview's YouTube id, or an oEmbed player's markup (kept as text).
+    "a": {"href", "class", "data-id", "data-stream-id", "title", "style"},
     "span": {"class", "data-user-id", "data-user-group-id", "aria-label", "role", "title"},
     "img": {
         *("alt", "class", "src", "title", "data-animated", "data-original-content-type"),
@@ -48,7 +49,7 @@ ALLOWED_CLASSES = {
             *("codehilite", "spoiler-block", "spoiler-header", "spoiler-content"),
             *("message_embed", "data-container", "message_embed_title"),
             "message_embed_description",
-            "message_inline_image",
+            *("message_inline_image", "youtube-video", "embed-video"),
         }
     ),
 }
