@@ -98,3 +98,12 @@ def embed_html(preview: Preview, image_src: str) -> str:
         f'<div class="message_embed_title"><a href="{url}" title="{title}">{title}</a></div>'
         f"{description}</div></div>"
     )
+
+
+def retitle_link(html: str, url: str, title: str) -> str:
+    """`html` (the renderer's sanitized output) with the first link that shows its own URL
+    `url` showing `title` instead; named links keep their text (Zulip's youtube_title and
+    vimeo_title rule)."""
+    shown = escape(url, quote=False)
+    bare = f'<a href="{escape(url, quote=True)}">{shown}</a>'
+    return html.replace(bare, f'<a href="{escape(url, quote=True)}">{escape(title)}</a>', 1)

@@ -1,7 +1,7 @@
 // What the client adds to a message's rendered HTML (the server's sanitized markup, already in
 // the page): Unicode emoji as characters, mentions of you marked as Zulip's web app marks them
-// (`user-mention-me`), image previews as bounded thumbnails that open in the viewer, and other
-// uploaded files as file cards. Only DOM nodes built here are added; no HTML is parsed.
+// (`user-mention-me`), image previews as bounded thumbnails that open in the viewer, video
+// previews that open the video's page, and other uploaded files as file cards. Only DOM nodes built here are added; no HTML is parsed.
 
 import { el } from "../dom.js";
 import { inGroupSetting } from "../permissions.js";
@@ -75,6 +75,10 @@ function showPreviews(content) {
     const link = preview.querySelector("a[href]");
     const img = link?.querySelector("img");
     if (!link || !img) continue;
+    if (preview.matches(".youtube-video, .embed-video")) {
+      showVideo(preview, link, img);
+      continue;
+    }
     const href = link.getAttribute("href");
     const name = link.getAttribute("title") || fileName(href);
     const loading = img.classList.contains("image-loading-placeholder");
@@ -92,6 +96,27 @@ function showPreviews(content) {
       openLightbox({ href, name, from: link, refind, download: isUpload(href) });
     });
   }
+}
+
+// A video preview (YouTube's still, or an oEmbed player's such as Vimeo's): the still image,
+// served through the server's proxy, with a play badge; a click opens the video on its site in
+// a new tab. The page never loads the provider's player (no third-party frame or script).
+function showVideo(preview, link, img) {
+  const href = link.getAttribute("href");
+  let site = "its site";
+  try {
+    site = new URL(href).hostname.replace(/^(www|m)\./, "");
+  } catch {
+    return;
+  }
+  const name = link.getAttribute("title") || "video";
+  preview.classList.add("video-preview");
+  img.alt = name;
+  img.setAttribute("loading", "lazy");
+  link.target = "_blank";
+  link.rel = "noopener noreferrer";
+  link.setAttribute("aria-label", `Play ${name} on ${site} (opens a new tab)`);
+  link.append(el("span", { class: "video-play", "aria-hidden": "true" }));
 }
 
 function reserveSize(img) {
