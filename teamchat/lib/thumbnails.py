@@ -1,9 +1,10 @@
 """Image thumbnails as Zulip 9+ makes them: the formats, reading an upload's header, and making
 each thumbnail with Pillow. Pure functions over bytes; the caller runs them off the event loop.
 
-Untrusted images are bounded before any pixel is decoded: only PNG, GIF, JPEG and WebP
-decoders are allowed, the header's dimensions are checked against MAX_PIXELS (a decompression
-bomb is refused from its header alone), and animations decode at most ANIMATION_MAX_PIXELS.
+Untrusted images are bounded before any pixel is decoded: only PNG, GIF, JPEG, WebP and HEIC
+(libheif, through pillow-heif) decoders are allowed, the header's dimensions are checked
+against MAX_PIXELS (a decompression bomb is refused from its header alone), and animations
+decode at most ANIMATION_MAX_PIXELS.
 """
 
 from __future__ import annotations
@@ -13,9 +14,14 @@ import re
 from dataclasses import dataclass
 from typing import Final
 
+import pillow_heif
 from PIL import Image, ImageOps, ImageSequence, UnidentifiedImageError
 
-from teamchat.lib.images import sniff_image_type
+from teamchat.lib.images import HEIF_SNIFF_BYTES, sniff_heic, sniff_image_type
+
+# libheif keeps its own limits on image size and memory (security limits, left on); it applies
+# a HEIC's rotation itself and reports orientation 1, so probe() never turns it twice.
+pillow_heif.register_heif_opener()
 
 # zulip-compat: Zulip refuses images above 90 million pixels; a decoded RGBA image of that size
 # takes 360 MB, so teamchat stops at 50 million (an 8160x6120 phone photo still fits).
@@ -25,7 +31,7 @@ MAX_PIXELS: Final = 50_000_000
 ANIMATION_MAX_PIXELS: Final = MAX_PIXELS // 3
 MAX_FRAMES: Final = 300
 WEBP_QUALITY: Final = 80
-_DECODERS: Final = ("PNG", "GIF", "JPEG", "WEBP")
+_DECODERS: Final = ("PNG", "GIF", "JPEG", "WEBP", "HEIF")
 # Pillow's own bomb check (above 89 million pixels: a warning, above twice that: an error) runs
 # first; probe() then refuses every image over MAX_PIXELS from its header, before decoding.
 _PILLOW_BOMB = (Image.DecompressionBombError, Image.DecompressionBombWarning)
@@ -118,9 +124,9 @@ def _open(data: bytes) -> Image.Image:
 def probe(data: bytes) -> ImageInfo:
     """Read only the header of `data`: an ImageInfo, or BadImageError (not an image we decode,
     or more pixels than MAX_PIXELS)."""
-    content_type = sniff_image_type(data[:16])
+    content_type = sniff_image_type(data[:16]) or sniff_heic(data[:HEIF_SNIFF_BYTES])
     if content_type is None:
-        raise BadImageError("not a PNG, GIF, JPEG or WebP image")
+        raise BadImageError("not a PNG, GIF, JPEG, WebP or HEIC image")
     with _open(data) as image:
         width, height = image.size
         if width < 1 or height < 1 or width * height > MAX_PIXELS:
