@@ -47,7 +47,7 @@ HEIF_SNIFF_BYTES = 64
 
 
 def sniff_heic(data: bytes) -> str | None:
-    """ "image/heic" for a HEIC (HEVC-coded HEIF) file's first HEIF_SNIFF_BYTES, else None."""
+    """The type of a HEIC (HEVC-coded HEIF) file from its first HEIF_SNIFF_BYTES, or None."""
     if len(data) < 16 or data[4:8] != b"ftyp":
         return None
     size = min(struct.unpack(">I", data[:4])[0], len(data))
