@@ -15,6 +15,7 @@ from teamchat.lib.thumbnails import (
     formats_for,
     make_thumbnails,
     probe,
+    transcoded_name,
 )
 from tests.support import images
 
@@ -83,10 +84,18 @@ def test_heic_photos_are_probed_and_thumbnailed() -> None:
     data = images.heic(1200, 900)
     info = probe(data)
     assert (info.content_type, info.width, info.height, info.frames) == ("image/heic", 1200, 900, 1)
-    [thumb] = make_thumbnails(data, info)
+    thumb, full = make_thumbnails(data, info)
     assert (thumb.format.name, thumb.content_type) == ("840x560.webp", "image/webp")
     assert (thumb.width, thumb.height) == (747, 560)
     assert Image.open(io.BytesIO(thumb.data)).size == (747, 560)
+    # zulip-compat: browsers do not show HEIC, so the full picture is made in WebP too.
+    assert (full.format.name, full.width, full.height) == ("4032x3024.webp", 1200, 900)
+    assert Image.open(io.BytesIO(full.data)).format == "WEBP"
+    portrait = formats_for(1, "image/heic", 3000, 4000)
+    assert [f.name for f in portrait] == ["840x560.webp", "3024x4032.webp"]
+    assert [f.name for f in formats_for(1, "image/jpeg", 3000, 4000)] == ["840x560.webp"]
+    assert transcoded_name("image/heic", ("840x560.webp", "4032x3024.webp")) == "4032x3024.webp"
+    assert transcoded_name("image/png", ("840x560.webp",)) is None
     # libheif applies the rotation itself: the size shown is turned once, not twice.
     turned = probe(images.heic(640, 320, orientation=6))
     assert (turned.width, turned.height) == (320, 640)

@@ -202,12 +202,16 @@ def test_heic_photos_get_thumbnails_and_broken_ones_are_files(
         f'<p><a href="{url}">IMG_0001.heic</a></p>\n'
         f'<div class="message_inline_image"><a href="{url}" title="IMG_0001.heic">'
         '<img data-original-content-type="image/heic" data-original-dimensions="1200x900" '
+        'data-transcoded-image="4032x3024.webp" '
         f'src="/user_uploads/thumbnail/{path}/840x560.webp"></a></div>'
     )
-    thumb = httpx.get(
-        f"{server.url}/user_uploads/thumbnail/{path}/840x560.webp", auth=(user.email, user.api_key)
-    )
+    base, auth = f"{server.url}/user_uploads/thumbnail/{path}", (user.email, user.api_key)
+    thumb = httpx.get(f"{base}/840x560.webp", auth=auth)
     assert thumb.status_code == 200 and Image.open(io.BytesIO(thumb.content)).size == (747, 560)
+    # The full picture in WebP, for viewers (browsers do not show HEIC).
+    full = httpx.get(f"{base}/4032x3024.webp", auth=auth)
+    assert full.status_code == 200 and full.headers["content-type"] == "image/webp"
+    assert Image.open(io.BytesIO(full.content)).size == (1200, 900)
     for name, data in {
         "cut.heic": images.heic(320, 240)[:300],
         "bomb.heic": images.heic_claiming(10_000, 10_000),

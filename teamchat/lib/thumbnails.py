@@ -70,6 +70,13 @@ THUMBNAIL_FORMATS: Final = (
 )
 
 
+# zulip-compat: TRANSCODED_IMAGE_FORMAT, made besides the thumbnails for image types browsers
+# do not show (HEIC): the full picture in WebP, at most this size (turned for a portrait).
+TRANSCODED_FORMAT: Final = ThumbnailFormat("webp", 4032, 3024, animated=False)
+# zulip-compat: the image types of INLINE_MIME_TYPES that teamchat decodes.
+BROWSER_IMAGE_TYPES: Final = frozenset({"image/png", "image/gif", "image/jpeg", "image/webp"})
+
+
 def server_thumbnail_formats() -> list[dict[str, object]]:
     """`server_thumbnail_formats` of POST /register."""
     return [
@@ -84,9 +91,28 @@ def default_format(animated: bool) -> ThumbnailFormat:
     return next(f for f in THUMBNAIL_FORMATS if f.animated == animated)
 
 
-def formats_for(frames: int) -> tuple[ThumbnailFormat, ...]:
-    """The formats made for an image of `frames` frames (animated ones only for animations)."""
-    return tuple(f for f in THUMBNAIL_FORMATS if frames > 1 or not f.animated)
+def formats_for(
+    frames: int, content_type: str = "image/png", width: int = 1, height: int = 1
+) -> tuple[ThumbnailFormat, ...]:
+    """The formats made for an image of `frames` frames (animated ones only for animations),
+    plus the transcoded full picture for a type browsers do not show (Zulip's
+    missing_thumbnails)."""
+    made = tuple(f for f in THUMBNAIL_FORMATS if frames > 1 or not f.animated)
+    if content_type in BROWSER_IMAGE_TYPES:
+        return made
+    big = TRANSCODED_FORMAT
+    if height > width:
+        big = ThumbnailFormat(big.extension, big.max_height, big.max_width, big.animated)
+    return (*made, big)
+
+
+def transcoded_name(content_type: str, names: tuple[str, ...]) -> str | None:
+    """The format name of the transcoded full picture among an image's stored thumbnails
+    (Zulip's get_transcoded_format: the largest one made), or None for browser types."""
+    if content_type in BROWSER_IMAGE_TYPES:
+        return None
+    stored = [f for f in map(ThumbnailFormat.parse, names) if f is not None]
+    return max(stored, key=lambda f: f.max_width * f.max_height).name if stored else None
 
 
 @dataclass(frozen=True)
@@ -145,7 +171,8 @@ def make_thumbnails(data: bytes, info: ImageInfo) -> list[Thumbnail]:
     """Every thumbnail `formats_for(info.frames)` lists; BadImageError if decoding fails
     (truncated or corrupt data)."""
     try:
-        return [_make(data, info, fmt) for fmt in formats_for(info.frames)]
+        formats = formats_for(info.frames, info.content_type, info.width, info.height)
+        return [_make(data, info, fmt) for fmt in formats]
     except (OSError, ValueError, SyntaxError, EOFError) as error:
         raise BadImageError(str(error)) from None
 
@@ -198,8 +225,10 @@ def _animation_frames(
 
 __all__ = [
     "ANIMATION_MAX_PIXELS",
+    "BROWSER_IMAGE_TYPES",
     "MAX_PIXELS",
     "THUMBNAIL_FORMATS",
+    "TRANSCODED_FORMAT",
     "BadImageError",
     "ImageInfo",
     "Thumbnail",
@@ -209,4 +238,5 @@ __all__ = [
     "make_thumbnails",
     "probe",
     "server_thumbnail_formats",
+    "transcoded_name",
 ]

@@ -47,14 +47,16 @@ class RealmEmoji:
 
 @dataclass(frozen=True)
 class UploadPreview:
-    """An uploaded image the renderer may preview: its size as shown, type and frames, and
-    the URL of its default thumbnail (None while it is being made)."""
+    """An uploaded image the renderer may preview: its size as shown, type and frames, the
+    URL of its default thumbnail (None while it is being made), and for a type browsers do
+    not show (HEIC) the format name of its full picture in WebP."""
 
     width: int
     height: int
     content_type: str
     animated: bool
     thumbnail_url: str | None
+    transcoded: str | None = None
 
 
 @dataclass(frozen=True)

@@ -44,6 +44,9 @@ def upload_image_attrs(preview: UploadPreview) -> dict[str, str]:
         return {"class": "image-loading-placeholder", **attrs, "src": SPINNER_URL}
     if preview.animated:
         attrs = {"data-animated": "true", **attrs}
+    if preview.transcoded is not None:
+        # zulip-compat: rewrite_thumbnailed_images names the full picture of a HEIC.
+        attrs = {**attrs, "data-transcoded-image": preview.transcoded}
     return {**attrs, "src": preview.thumbnail_url}
 
 

@@ -126,3 +126,33 @@ def test_youtube_previews_need_the_camo_key() -> None:
     keyless = dataclasses.replace(CONTEXT, camo_key=b"")
     html = render_markdown("https://youtu.be/eSJTXC7Ixgg", keyless).html
     assert html == '<p><a href="https://youtu.be/eSJTXC7Ixgg">https://youtu.be/eSJTXC7Ixgg</a></p>'
+
+
+LINK = "[IMG.heic](/user_uploads/2/aa/h/IMG.heic)"
+
+
+def test_a_heic_preview_names_its_full_picture() -> None:
+    heic = UploadPreview(
+        4032, 3024, "image/heic", False, "/user_uploads/thumbnail/2/aa/h/IMG.heic/840x560.webp",
+        transcoded="4032x3024.webp",
+    )  # fmt: skip
+    ctx = dataclasses.replace(CONTEXT, upload_previews={"2/aa/h/IMG.heic": heic})
+    html = render_markdown(LINK, ctx).html
+    assert html == (
+        '<p><a href="/user_uploads/2/aa/h/IMG.heic">IMG.heic</a></p>\n'
+        '<div class="message_inline_image">'
+        '<a href="/user_uploads/2/aa/h/IMG.heic" title="IMG.heic">'
+        '<img data-original-content-type="image/heic" data-original-dimensions="4032x3024" '
+        'data-transcoded-image="4032x3024.webp" '
+        'src="/user_uploads/thumbnail/2/aa/h/IMG.heic/840x560.webp"></a></div>'
+    )
+    pending = dataclasses.replace(heic, thumbnail_url=None, transcoded=None)
+    waiting = fill_thumbnail(
+        render_markdown(
+            LINK,
+            dataclasses.replace(CONTEXT, upload_previews={"2/aa/h/IMG.heic": pending}),
+        ).html,
+        "2/aa/h/IMG.heic",
+        heic,
+    )
+    assert waiting == html

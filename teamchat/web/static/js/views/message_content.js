@@ -93,9 +93,19 @@ function showPreviews(content) {
       const id = link.closest("article.message")?.dataset.id;
       const refind = () =>
         document.querySelector(`article.message[data-id="${id}"] .message_inline_image a[href="${CSS.escape(href)}"]`);
-      openLightbox({ href, name, from: link, refind, download: isUpload(href) });
+      openLightbox({ href, src: fullPicture(img, href), name, from: link, refind, download: isUpload(href) });
     });
   }
+}
+
+// What the viewer shows: the original, or for a type browsers do not show (HEIC) the server's
+// full-size WebP of it, named by data-transcoded-image next to the thumbnail (as Zulip's does).
+function fullPicture(img, href) {
+  const transcoded = img.dataset.transcodedImage;
+  const thumbnail = img.getAttribute("src") || "";
+  if (!transcoded || !/^[0-9]+x[0-9]+\.webp$/.test(transcoded)) return href;
+  if (!thumbnail.startsWith("/user_uploads/thumbnail/")) return href;
+  return thumbnail.replace(/\/[^/]+$/, `/${transcoded}`);
 }
 
 // A video preview (YouTube's still, or an oEmbed player's such as Vimeo's): the still image,
