@@ -107,3 +107,14 @@ def retitle_link(html: str, url: str, title: str) -> str:
     shown = escape(url, quote=False)
     bare = f'<a href="{escape(url, quote=True)}">{shown}</a>'
     return html.replace(bare, f'<a href="{escape(url, quote=True)}">{escape(title)}</a>', 1)
+
+
+def photo_html(url: str, image_src: str, title: str | None) -> str:
+    """Zulip's oEmbed photo: an inline image preview linked to the page."""
+    link = f'href="{escape(url, quote=True)}"'
+    if title is not None:
+        link += f' title="{escape(title, quote=True)}"'
+    return (
+        f'<div class="message_inline_image"><a {link}>'
+        f'<img src="{escape(image_src, quote=True)}"></a></div>'
+    )

@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import logging
 from email.message import Message
-from html import escape
 
 import msgspec
 
@@ -25,7 +24,13 @@ from teamchat.lib.api_types import JsonDict
 from teamchat.lib.camo import camo_url
 from teamchat.lib.oembed import OEmbed, parse_oembed, provider_of
 from teamchat.lib.outbound import OutboundError
-from teamchat.lib.url_preview import Preview, embed_html, parse_preview, retitle_link
+from teamchat.lib.url_preview import (
+    Preview,
+    embed_html,
+    parse_preview,
+    photo_html,
+    retitle_link,
+)
 from teamchat.render.sanitize import sanitize_html
 from teamchat.render.video_links import embed_video_html, oembed_title, vimeo_id, youtube_id
 from teamchat.runtime import Runtime
@@ -134,17 +139,6 @@ def apply_previews(html: str, found: list[LinkData], key: bytes, image_preview: 
             # zulip-compat: add_embed shows a preview only for a page with an image.
             embeds.append(embed_html(page, camo_url(key, page.image)))
     return html + "".join(embeds)
-
-
-def photo_html(url: str, image_src: str, title: str | None) -> str:
-    """Zulip's oEmbed photo: an inline image preview linked to the page."""
-    link = f'href="{escape(url, quote=True)}"'
-    if title is not None:
-        link += f' title="{escape(title, quote=True)}"'
-    return (
-        f'<div class="message_inline_image"><a {link}>'
-        f'<img src="{escape(image_src, quote=True)}"></a></div>'
-    )
 
 
 def _previewable(links: tuple[str, ...] | list[str], realm_url: str) -> list[str]:
