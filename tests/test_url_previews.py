@@ -103,3 +103,25 @@ def test_no_fetch_into_the_servers_network(
     time.sleep(2)
     assert site.hits == [] and queue.events() == []
     assert json.dumps(site.hits) == "[]"
+
+
+def test_bots_messages_get_no_previews(
+    start_server: Callable[..., ServerProcess], site: Site
+) -> None:
+    server = start_server({"TEAMCHAT_OUTBOUND_ALLOW_PRIVATE": "1"})
+    owner = Api(server.url, server.owner_email, server.owner_key)
+    owner.ok("PATCH", "/realm", inline_url_embed_preview="true")
+    sid = _channel(owner)
+    bot = owner.ok("POST", "/bots", full_name="Link Bot", short_name="linkbot")
+    bot_email = owner.ok("GET", f"/users/{bot['user_id']}")["user"]["email"]
+    bot_api = Api(server.url, bot_email, bot["api_key"])
+    queue = Queue(owner, event_types=["update_message"])
+    bot_api.ok("POST", "/messages", type="stream", to=sid, topic="t", content=f"{site.url}/bot")
+    sent = owner.ok("POST", "/messages", type="stream", to=sid, topic="t", content=f"{site.url}/p")
+    deadline, events = time.monotonic() + 15, []
+    while not events and time.monotonic() < deadline:
+        events = queue.events()
+        time.sleep(0.1)
+    # zulip-compat: only the person's message was fetched and previewed (sent_by_bot).
+    assert [e["message_id"] for e in events] == [sent["id"]]
+    assert site.hits == ["/p"]

@@ -21,7 +21,7 @@ from teamchat.actions.messages.preview_context import upload_preview
 from teamchat.errors import ResourceNotFoundError
 from teamchat.lib import flags as fl
 from teamchat.lib.api_types import JsonDict
-from teamchat.lib.images import sniff_image_type
+from teamchat.lib.images import HEIF_SNIFF_BYTES, sniff_heic, sniff_image_type
 from teamchat.lib.thumbnails import (
     BadImageError,
     ImageInfo,
@@ -74,9 +74,9 @@ async def probe_upload(data: IO[bytes]) -> ImageInfo | None:
     then an ordinary file). Leaves `data` at its start."""
 
     def read_and_probe() -> ImageInfo | None:
-        head = data.read(16)
+        head = data.read(HEIF_SNIFF_BYTES)
         data.seek(0)
-        if not head.startswith((b"\x89PNG", b"GIF8", b"\xff\xd8\xff", b"RIFF")):
+        if sniff_image_type(head[:16]) is None and sniff_heic(head) is None:
             return None
         try:
             return probe(data.read())
@@ -114,7 +114,7 @@ async def backfill_images(rt: Runtime) -> None:
             info = None
             async with rt.db.read() as conn:
                 head = await upload_store.get_chunk(conn, attachment_id, 0) or b""
-            if sniff_image_type(head[:16]) is not None:
+            if sniff_image_type(head[:16]) or sniff_heic(head[:HEIF_SNIFF_BYTES]):
                 info = await probe_upload(io.BytesIO(await _read_upload(rt, attachment_id)))
             async with rt.db.write() as tx:
                 await thumbnail_store.delete_backfill(tx, attachment_id)
