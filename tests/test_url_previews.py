@@ -25,8 +25,9 @@ PAGE = b"""<html><head><title>Fallback</title>
 
 @pytest.fixture
 def site() -> Iterator[Site]:
+    page = ("text/html; charset=utf-8", PAGE)
     with Site(
-        {"/page": ("text/html; charset=utf-8", PAGE)}, redirects={"/moved": "/page"}
+        dict.fromkeys(["/page", "/p", "/bot"], page), redirects={"/moved": "/page"}
     ) as running:
         yield running
 
