@@ -54,8 +54,11 @@ class S3BlobStore:
         if parts.scheme != "s3" or not parts.netloc or parts.query or parts.fragment:
             raise BlobStoreError(f"{url!r} is not s3://bucket/prefix")
         prefix = parts.path.strip("/")
-        if prefix:
-            check_key(prefix)
+        try:
+            if prefix:
+                check_key(prefix)
+        except ValueError:
+            raise BlobStoreError(f"{url!r}: the prefix must be a plain path") from None
         return cls(_client(endpoint_url, region), parts.netloc, f"{prefix}/" if prefix else "")
 
     def _name(self, key: str) -> str:
@@ -71,12 +74,15 @@ class S3BlobStore:
 
     def put(self, key: str, source: IO[bytes], content_type: str) -> int:
         start = source.tell()
+        size = source.seek(0, 2) - start
+        source.seek(start)
         # upload_fileobj sends big files in parts, several at a time; one object appears
-        # whole when the upload completes (S3 writes are atomic per object).
+        # whole when the upload completes (S3 writes are atomic per object). It may close
+        # `source` when done.
         self._client.upload_fileobj(
             source, self.bucket, self._name(key), ExtraArgs={"ContentType": content_type}
         )
-        return source.seek(0, 2) - start
+        return size
 
     def get(self, key: str) -> bytes | None:
         body = self._open(key)
