@@ -90,8 +90,8 @@ def new_bucket(endpoint: str) -> str:
 
 
 def object_keys(endpoint: str, bucket: str, prefix: str = "") -> list[str]:
-    pages = s3_client(endpoint).get_paginator("list_objects_v2").paginate(
-        Bucket=bucket, Prefix=prefix
+    pages = (
+        s3_client(endpoint).get_paginator("list_objects_v2").paginate(Bucket=bucket, Prefix=prefix)
     )
     return sorted(item["Key"] for page in pages for item in page.get("Contents") or [])
 
