@@ -222,6 +222,17 @@ def test_exports_read_upload_bytes_from_the_bucket_and_store_the_tarball_there(
     assert (tmp_path / "out" / "uploads" / path_id).read_bytes() == data
 
 
+def test_backup_says_the_uploads_are_not_in_the_file(s3: S3Server, tmp_path: Path) -> None:
+    env = server_env(s3.endpoint, s3.bucket)
+    result = cli(s3.proc.db, "backup", str(tmp_path / "b.db"), env=env)
+    assert f"Uploads are kept in s3://{s3.bucket}/chat, not in this file" in result.stdout
+    with sqlite3.connect(tmp_path / "b.db") as copy:
+        assert copy.execute("SELECT count(*) FROM attachment").fetchone()[0] > 0
+        assert copy.execute("SELECT count(*) FROM attachment_chunk").fetchone()[0] == 0
+    plain = cli(s3.proc.db, "backup", str(tmp_path / "c.db"), env={"TEAMCHAT_UPLOADS": ""})
+    assert "Uploads are kept" not in plain.stdout
+
+
 def test_uploads_kept_in_the_database_are_still_served_after_moving_to_s3(
     s3_endpoint: str,  # noqa: F811
     start_server: Callable[..., ServerProcess],
