@@ -5,6 +5,7 @@ served by the server with the same checks and headers, and deleted with what lin
 from __future__ import annotations
 
 import io
+import json
 import os
 import sqlite3
 import tarfile
@@ -23,6 +24,7 @@ from tests.support.realm_emoji import gif
 from tests.support.s3 import (  # noqa: F401  (the fixture)
     new_bucket,
     object_keys,
+    s3_client,
     s3_endpoint,
     server_env,
 )
@@ -220,6 +222,31 @@ def test_exports_read_upload_bytes_from_the_bucket_and_store_the_tarball_there(
     env = server_env(s3.endpoint, s3.bucket)
     cli(s3.proc.db, "export", str(tmp_path / "out"), env=env)
     assert (tmp_path / "out" / "uploads" / path_id).read_bytes() == data
+    # `teamchat import` puts the files into the store the new database uses.
+    bucket = new_bucket(s3.endpoint)
+    imported = tmp_path / "imported.db"
+    cli(imported, "import", str(tmp_path / "out"), env=server_env(s3.endpoint, bucket))
+    client = s3_client(s3.endpoint)
+    stored = client.get_object(Bucket=bucket, Key=f"chat/{path_id}")["Body"].read()
+    assert stored == data
+    with sqlite3.connect(imported) as db:
+        assert db.execute("SELECT count(*) FROM attachment_chunk").fetchone()[0] == 0
+        assert db.execute("SELECT size FROM attachment WHERE path_id = ?", (path_id,)).fetchone()[
+            0
+        ] == len(data)
+    # An import that fails (at its commit, after the files were stored: an upload owned by
+    # nobody) leaves no files behind in the store.
+    out = tmp_path / "out"
+    table = json.loads((out / "attachment.json").read_text())
+    [row] = [r for r in table["zerver_attachment"] if r["path_id"] == path_id]
+    orphan = {**row, "id": 999_999, "owner": 999_999, "path_id": path_id + "-orphan"}
+    table["zerver_attachment"].append(orphan)
+    (out / "attachment.json").write_text(json.dumps(table))
+    (out / "uploads" / orphan["path_id"]).write_bytes(b"orphan")
+    env = server_env(s3.endpoint, bucket, "other")
+    failed = cli(tmp_path / "bad.db", "import", str(out), env=env, check=False)
+    assert failed.returncode == 1 and "nothing was imported" in failed.stderr, failed.stderr
+    assert object_keys(s3.endpoint, bucket, "other/") == []
 
 
 def test_backup_says_the_uploads_are_not_in_the_file(s3: S3Server, tmp_path: Path) -> None:
