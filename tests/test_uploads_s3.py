@@ -294,7 +294,7 @@ def test_serve_refuses_an_unusable_bucket_in_one_line(
     assert result.returncode == 1
     assert "uploads: cannot use s3://no-such-bucket-anywhere/chat" in result.stderr
     assert not (tmp_path / "t.db").exists()
-    bad = cli(tmp_path / "t.db", "--uploads", "ftp://x/y", "serve", check=False)
+    bad = cli(tmp_path / "t.db", "serve", "--uploads=ftp://x/y", check=False)
     assert bad.returncode == 1 and "uploads:" in bad.stderr
 
 

@@ -241,8 +241,12 @@ def _start(settings: Settings, sock: socket.socket) -> None:
     run_server(settings, sock)
 
 
+GLOBAL_OPTIONS = ("--db", "--uploads")
+
+
 def hoist_global_options(args: list[str]) -> list[str]:
-    """Move `--db PATH` / `--db=PATH` to the front, so it works after any subcommand too."""
+    """Move `--db PATH` / `--db=PATH` (and `--uploads`) to the front, so they work after any
+    subcommand too."""
     hoisted: list[str] = []
     rest: list[str] = []
     index = 0
@@ -251,11 +255,11 @@ def hoist_global_options(args: list[str]) -> list[str]:
         if arg == "--":
             rest += args[index:]
             break
-        if arg == "--db" and index + 1 < len(args):
+        if arg in GLOBAL_OPTIONS and index + 1 < len(args):
             hoisted += args[index : index + 2]
             index += 2
             continue
-        if arg.startswith("--db="):
+        if arg.startswith(tuple(f"{name}=" for name in GLOBAL_OPTIONS)):
             hoisted.append(arg)
         else:
             rest.append(arg)
