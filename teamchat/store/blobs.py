@@ -18,6 +18,7 @@ from typing import IO, Protocol
 
 CHUNK_BYTES = 256 * 1024
 _TEMP_PREFIX = ".tmp-"
+_CREATE_ATTEMPTS = 5
 
 
 class BlobStoreError(Exception):
@@ -89,11 +90,10 @@ class DirectoryBlobStore:
 
     def put(self, key: str, source: IO[bytes], content_type: str) -> int:
         target = self._path(key)
-        target.parent.mkdir(parents=True, exist_ok=True)
         temporary = target.with_name(f"{_TEMP_PREFIX}{secrets.token_hex(8)}")
+        fd = self._create(temporary)
         written = 0
         try:
-            fd = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
             with os.fdopen(fd, "wb") as sink:
                 while chunk := source.read(CHUNK_BYTES):
                     written += sink.write(chunk)
@@ -104,6 +104,18 @@ class DirectoryBlobStore:
             temporary.unlink(missing_ok=True)
             raise
         return written
+
+    def _create(self, temporary: Path) -> int:
+        """Open a new file at `temporary`, making its folders. Another process may remove
+        a folder it emptied (`delete`) between our mkdir and open: then try again."""
+        for attempt in range(_CREATE_ATTEMPTS):
+            try:
+                temporary.parent.mkdir(parents=True, exist_ok=True)
+                return os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+            except FileNotFoundError:
+                if attempt == _CREATE_ATTEMPTS - 1:
+                    raise
+        raise AssertionError("unreachable")
 
     def get(self, key: str) -> bytes | None:
         try:

@@ -163,3 +163,23 @@ def test_s3_keys_live_under_the_prefix(s3_endpoint: str, s3_env: None) -> None: 
     assert object_keys(s3_endpoint, bucket) == [f"team/chat/{KEY}"]
     assert list(store.keys()) == [KEY]
     store.close()
+
+
+def test_directory_put_survives_a_folder_removed_by_another_process(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Another machine deleting the last file of a folder removes the folder; a write that
+    made the folder a moment before makes it again instead of failing."""
+    store = DirectoryBlobStore(tmp_path / "up")
+    real_open = os.open
+    removed: list[str] = []
+
+    def open_after_removal(path: str, flags: int, mode: int = 0o777) -> int:
+        if not removed and ".tmp-" in str(path):
+            Path(path).parent.rmdir()  # the other process's prune, between mkdir and open
+            removed.append(str(path))
+        return real_open(path, flags, mode)
+
+    monkeypatch.setattr(os, "open", open_after_removal)
+    assert store.put("1/ab/new/file.txt", io.BytesIO(b"kept"), "text/plain") == 4
+    assert removed and store.get("1/ab/new/file.txt") == b"kept"
