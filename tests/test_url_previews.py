@@ -4,10 +4,8 @@ into the server's own network (SSRF)."""
 from __future__ import annotations
 
 import json
-import threading
 import time
 from collections.abc import Callable, Iterator
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import pytest
 
@@ -15,6 +13,7 @@ from teamchat.lib.camo import camo_url
 from teamchat.lib.url_preview import embed_html, parse_preview
 from tests.support.api import Api
 from tests.support.channels import Queue, stream_id, subscribe
+from tests.support.listeners import Site
 from tests.support.server import ServerProcess
 
 PAGE = b"""<html><head><title>Fallback</title>
@@ -24,37 +23,12 @@ PAGE = b"""<html><head><title>Fallback</title>
 </head><body>hello</body></html>"""
 
 
-class Site:
-    def __init__(self) -> None:
-        self.hits: list[str] = []
-        site = self
-
-        class Handler(BaseHTTPRequestHandler):
-            def do_GET(self) -> None:
-                site.hits.append(self.path)
-                if self.path == "/moved":
-                    self.send_response(302)
-                    self.send_header("Location", "/page")
-                    self.end_headers()
-                    return
-                self.send_response(200)
-                self.send_header("Content-Type", "text/html; charset=utf-8")
-                self.end_headers()
-                self.wfile.write(PAGE)
-
-            def log_message(self, *args: object) -> None:
-                pass
-
-        self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self.url = f"http://127.0.0.1:{self.server.server_address[1]}"
-        threading.Thread(target=self.server.serve_forever, daemon=True).start()
-
-
 @pytest.fixture
 def site() -> Iterator[Site]:
-    running = Site()
-    yield running
-    running.server.shutdown()
+    with Site(
+        {"/page": ("text/html; charset=utf-8", PAGE)}, redirects={"/moved": "/page"}
+    ) as running:
+        yield running
 
 
 def test_parse_and_embed() -> None:

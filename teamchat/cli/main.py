@@ -38,10 +38,9 @@ from teamchat.cli.common import (
 )
 from teamchat.cli.server import (
     PortUnavailableError,
-    bind_socket,
+    claim,
     install_logging,
     run_server,
-    site_url,
 )
 from teamchat.cli.zulip_import import import_command
 from teamchat.config import DEFAULT_DB_PATH, Settings, bind_url, check_external_url
@@ -49,7 +48,7 @@ from teamchat.lib import wire
 from teamchat.lib.passwords import random_password
 from teamchat.runtime import Runtime
 from teamchat.store import realm as realm_store
-from teamchat.store.backup import LockError, ServerLock
+from teamchat.store.backup import LockError
 
 app = typer.Typer(
     help="teamchat: a Zulip-compatible team chat server on one SQLite file.",
@@ -200,17 +199,10 @@ def serve(
     if blob_store is not None:
         blob_store.close()
     try:  # before anything is created: a busy port leaves no organization and no files
-        sock = bind_socket(settings)
-    except PortUnavailableError as exc:
-        raise fail(str(exc)) from None
-    lock = ServerLock(settings.db_path)
-    try:
-        lock.acquire()
-    except LockError as exc:
-        sock.close()
+        sock, lock = claim(settings)
+    except (PortUnavailableError, LockError) as exc:
         raise fail(str(exc)) from None
     try:
-        lock.note_url(site_url(settings))
         _start(settings, sock)
     finally:
         sock.close()
