@@ -1,4 +1,5 @@
-"""Runtime: the one object actions receive (database, broker, settings, clock, limiters)."""
+"""Runtime: the one object actions receive (database, broker, settings, clock, limiters,
+the upload store)."""
 
 from __future__ import annotations
 

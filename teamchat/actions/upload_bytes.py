@@ -41,11 +41,6 @@ def export_key(realm_id: int, secret: str, file_name: str) -> str:
     return f"exports/{realm_id}/{secret}/{file_name}"
 
 
-def blobs(rt: Runtime) -> AsyncBlobs | None:
-    """The configured blob store, or None when uploads are kept in the database."""
-    return rt.blobs
-
-
 def delete_after_commit(rt: Runtime, tx: Tx, keys: Sequence[str]) -> None:
     """Delete `keys` from the blob store once `tx` commits (nothing if there is no store)."""
     store = rt.blobs

@@ -72,7 +72,7 @@ async def do_upload_file(
     path_id = f"{realm.id}/{secrets.token_hex(1)}/{secrets.token_urlsafe(18)}/{clean_name}"
     size = await asyncio.to_thread(_size_of, data)
     image = await thumbnails.probe_upload(data)
-    blobs = upload_bytes.blobs(rt)
+    blobs = rt.blobs
     if blobs is not None:
         await blobs.put(upload_bytes.attachment_key(path_id), data, content_type)
     try:
