@@ -260,29 +260,73 @@ def test_backup_says_the_uploads_are_not_in_the_file(s3: S3Server, tmp_path: Pat
     assert "Uploads are kept" not in plain.stdout
 
 
-def test_uploads_kept_in_the_database_are_still_served_after_moving_to_s3(
+def test_uploads_kept_in_the_database_are_served_then_moved_to_s3(
     s3_endpoint: str,  # noqa: F811
     start_server: Callable[..., ServerProcess],
 ) -> None:
     proc = start_server()
-    with Api(proc.url, proc.owner_email, proc.owner_key) as owner:
-        old = upload(owner, "old.png", images.png(20, 20))
-        owner.http.post("/users/me/avatar", files={"f": ("a.png", images.png(30, 30), "image/png")})
+    owner = Api(proc.url, proc.owner_email, proc.owner_key)
+    big, picture, face, animated = (
+        os.urandom(600_000),
+        images.jpeg(900, 700),
+        images.png(30, 30),
+        gif(2),
+    )
+    old = upload(owner, "old.bin", big, "application/octet-stream")
+    pic = upload(owner, "pic.jpg", picture, "image/jpeg")
+    thumb = f"/user_uploads/thumbnail/{pic.removeprefix('/user_uploads/')}/840x560.webp"
+    auth = (owner.email, owner.api_key)
+    thumbnail = httpx.get(proc.url + thumb, auth=auth).content
+    assert thumbnail.startswith(b"RIFF")
+    assert_success(owner.http.post("/users/me/avatar", files={"f": ("a.png", face, "image/png")}))
+    assert_success(owner.http.post("/realm/emoji/moved", files={"f": ("m.gif", animated)}))
+    export = _wait_export(owner, owner.ok("POST", "/export/realm", export_type=1)["id"])
+    tarball = httpx.get(export["export_url"]).content
+    owner.close()
     proc.stop()
+    # Restart on the bucket: what the database holds is still served from it.
     bucket = new_bucket(s3_endpoint)
-    proc.env.update(server_env(s3_endpoint, bucket))
+    env = server_env(s3_endpoint, bucket)
+    proc.env.update(env)
     proc.start(port=proc.port)
     assert f"Uploads: s3://{bucket}/chat" in proc.log()
-    with Api(proc.url, proc.owner_email, proc.owner_key) as owner:
-        auth = (owner.email, owner.api_key)
-        assert httpx.get(proc.url + old, auth=auth).content == images.png(20, 20)
-        me = owner.ok("GET", "/users/me")
-        assert httpx.get(proc.url + me["avatar_url"]).content == images.png(30, 30)
-        new = upload(owner, "new.png", images.png(21, 21))
-        stored = object_keys(s3_endpoint, bucket)
-        assert f"chat/{new.removeprefix('/user_uploads/')}" in stored
-        assert not any(old.removeprefix("/user_uploads/") in key for key in stored)
-        assert httpx.get(proc.url + new, auth=auth).content == images.png(21, 21)
+    owner = Api(proc.url, proc.owner_email, proc.owner_key)
+    me = owner.ok("GET", "/users/me")
+    [emoji] = [e for e in owner.ok("GET", "/realm/emoji")["emoji"].values() if e["name"] == "moved"]
+    served = {
+        old: big, thumb: thumbnail, me["avatar_url"]: face, emoji["source_url"]: animated,
+        export["export_url"].removeprefix(proc.url): tarball,
+    }  # fmt: skip
+    for url, data in served.items():
+        assert httpx.get(proc.url + url, auth=auth).content == data, url
+    new = upload(owner, "new.png", images.png(21, 21))
+    stored = object_keys(s3_endpoint, bucket)
+    assert f"chat/{new.removeprefix('/user_uploads/')}" in stored
+    assert not any(old.removeprefix("/user_uploads/") in key for key in stored)
+    # Move the rest while the server runs: the same bytes, now from the bucket.
+    result = cli(proc.db, "admin", "move-uploads", env=env)
+    assert "Moved 2 uploads, 1 thumbnails, 1 avatars, 1 custom emoji, 1 exports" in result.stdout
+    with sqlite3.connect(proc.db) as db:
+        for sql in (
+            "SELECT count(*) FROM attachment_chunk",
+            "SELECT count(*) FROM realm_export_chunk",
+            "SELECT count(*) FROM image_thumbnail WHERE length(data) > 0",
+            "SELECT count(*) FROM user_avatar WHERE length(data) > 0",
+            "SELECT count(*) FROM realm_emoji_image WHERE length(data) > 0 OR length(still) > 0",
+        ):
+            assert db.execute(sql).fetchone()[0] == 0, sql
+    assert len(object_keys(s3_endpoint, bucket)) == len(stored) + 7  # the still too
+    for url, data in served.items():
+        assert httpx.get(proc.url + url, auth=auth).content == data, url
+    still = httpx.get(proc.url + emoji["still_url"])
+    assert still.status_code == 200 and still.content.startswith(b"GIF8")
+    again = cli(proc.db, "admin", "move-uploads", env=env)
+    assert "Moved 0 uploads" in again.stdout
+    refused = cli(
+        proc.db, "admin", "move-uploads", env={"TEAMCHAT_UPLOADS": "database"}, check=False
+    )
+    assert refused.returncode == 1 and "where to move them" in refused.stderr
+    owner.close()
 
 
 def test_serve_refuses_an_unusable_bucket_in_one_line(
