@@ -99,6 +99,12 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
     login_ip_rate_limit: RateLimit = RateLimit(max_requests=30, window_secs=1800)
     invitation_link_validity_minutes: int = 14400
     max_file_upload_size_mib: int = 25
+    # Where upload bytes (files, thumbnails, avatars, custom emoji, exports) are kept:
+    # "database" (in the database file), a directory (local or a shared NFS mount), or
+    # "s3://bucket/prefix" (S3-compatible storage; credentials from the usual AWS variables).
+    uploads: str = "database"
+    s3_endpoint_url: str | None = None
+    s3_region: str | None = None
     push_service_url: str | None = None
     # The server's credentials at the push service (Zulip's ZULIP_ORG_ID / ZULIP_ORG_KEY),
     # sent as HTTP Basic authentication when both are set.
@@ -166,6 +172,9 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
             "login_ip_rate_limit": ("TEAMCHAT_LOGIN_IP_RATE_LIMIT", RateLimit.parse),
             "invitation_link_validity_minutes": ("TEAMCHAT_INVITATION_LINK_VALIDITY_MINUTES", int),
             "max_file_upload_size_mib": ("TEAMCHAT_MAX_FILE_UPLOAD_SIZE_MIB", int),
+            "uploads": ("TEAMCHAT_UPLOADS", str),
+            "s3_endpoint_url": ("TEAMCHAT_S3_ENDPOINT_URL", str),
+            "s3_region": ("TEAMCHAT_S3_REGION", str),
             "push_service_url": ("TEAMCHAT_PUSH_SERVICE_URL", str),
             "push_service_org_id": ("TEAMCHAT_PUSH_SERVICE_ORG_ID", str),
             "push_service_org_key": ("TEAMCHAT_PUSH_SERVICE_ORG_KEY", str),
