@@ -160,7 +160,8 @@ def start_server(db: Path, port: int, workdir: Path, core: str | None) -> subpro
     env = {**os.environ, "TEAMCHAT_API_RATE_LIMIT": "0", "TEAMCHAT_LOG_LEVEL": "warning",
            "TEAMCHAT_LOGIN_IP_RATE_LIMIT": "0"}  # fmt: skip
     pin = ["taskset", "-c", core] if core is not None else []
-    command = [*pin, sys.executable, "-m", "teamchat", "--db", str(db), "serve", "--port", str(port)]
+    command = [*pin, sys.executable, "-m", "teamchat", "--db", str(db), "serve",
+               "--port", str(port)]  # fmt: skip
     server = subprocess.Popen(
         command, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, cwd=workdir
     )
