@@ -50,7 +50,19 @@ BUSY_TIMEOUT_MS = 5000
 # requests that start a millisecond after its commit.
 OTHER_WRITERS_LOOK_SECS = 0.001
 # Tables whose changes caches above the store depend on (see `Database.version`).
-WATCHED_TABLES = ("users", "realm", "linkifier")
+WATCHED_TABLES = (
+    "users",
+    "realm",
+    "linkifier",
+    # The organization-wide parts of POST /register and GET /users (channels, their
+    # subscribers, user groups, custom profile field values) are built once per version.
+    "stream",
+    "subscription",
+    "user_group",
+    "user_group_member",
+    "user_group_subgroup",
+    "custom_profile_field_value",
+)
 Params = tuple[object, ...] | dict[str, object]
 T = TypeVar("T")
 
@@ -62,11 +74,26 @@ class Conn:
         self.conn = conn
         self._memos = memos
 
-    async def memo(self, table: str, key: str, load: Callable[[Conn], Awaitable[T]]) -> T:
-        """`load(self)`, remembered until `table` changes. Values must be immutable."""
+    async def memo(
+        self,
+        tables: str | tuple[str, ...],
+        key: str,
+        load: Callable[[Conn], Awaitable[T]],
+        *,
+        fresh: Callable[[T], bool] | None = None,
+    ) -> T:
+        """`load(self)`, remembered until one of `tables` changes (or `fresh(value)` says
+        the value has aged: for values that also depend on the clock). Values must be
+        treated as immutable by every caller."""
         if self._memos is None:
             return await load(self)
-        return await self._memos.get(self, table, key, load)
+        names = (tables,) if isinstance(tables, str) else tables
+        return await self._memos.get(self, names, key, load, fresh)
+
+    @property
+    def memoizes(self) -> bool:
+        """Whether `memo` remembers values here (read snapshots do, transactions do not)."""
+        return self._memos is not None
 
     async def execute(self, sql: str, params: Params = ()) -> int:
         """Run one statement; return lastrowid (for INSERT)."""
@@ -92,7 +119,7 @@ class Memos:
 
     def __init__(self, db: Database) -> None:
         self._db = db
-        self._values: dict[str, tuple[int, object]] = {}
+        self._values: dict[str, tuple[tuple[int, ...], object]] = {}
         self._started: dict[str, int] | None = None
 
     def start(self) -> Memos:
@@ -103,14 +130,25 @@ class Memos:
         return view
 
     async def get(
-        self, conn: Conn, table: str, key: str, load: Callable[[Conn], Awaitable[T]]
+        self,
+        conn: Conn,
+        tables: tuple[str, ...],
+        key: str,
+        load: Callable[[Conn], Awaitable[T]],
+        fresh: Callable[[T], bool] | None,
     ) -> T:
         hit = self._values.get(key)
-        if hit is not None and hit[0] == self._db.version(table):
-            return hit[1]  # type: ignore[return-value]
+        if hit is not None:
+            versions = self._db.versions()
+            if (
+                versions is not None
+                and hit[0] == tuple(versions[t] for t in tables)
+                and (fresh is None or fresh(hit[1]))  # type: ignore[arg-type]
+            ):
+                return hit[1]  # type: ignore[return-value]
         value = await load(conn)
         if self._started is not None:
-            self._values[key] = (self._started[table], value)
+            self._values[key] = (tuple(self._started[t] for t in tables), value)
         return value
 
 

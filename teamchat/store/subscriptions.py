@@ -61,8 +61,18 @@ async def active_stream_ids(conn: Conn, user_id: int) -> set[int]:
     return {int(row[0]) for row in rows}
 
 
+# From this many channels on, a read snapshot answers from every channel's subscribers read
+# once per change of subscriptions or users (POST /register asks about all of them).
+_MANY_STREAMS = 20
+_SUBSCRIBER_TABLES = ("subscription", "users")
+
+
 async def subscriber_ids(conn: Conn, stream_ids: Iterable[int]) -> dict[int, list[int]]:
     """stream id -> sorted ids of its active subscribers who are active users."""
+    stream_ids = list(stream_ids)
+    if conn.memoizes and len(stream_ids) >= _MANY_STREAMS:
+        every = await conn.memo(_SUBSCRIBER_TABLES, "subscription:all", _read_all_subscribers)
+        return {sid: list(every[sid]) for sid in stream_ids if sid in every}
     rows = await conn.fetchall(
         "SELECT s.stream_id, s.user_id FROM subscription s JOIN users u ON u.id = s.user_id"
         f" WHERE s.stream_id IN ({_ids(stream_ids)}) AND s.active = 1 AND u.is_active = 1"
@@ -74,8 +84,23 @@ async def subscriber_ids(conn: Conn, stream_ids: Iterable[int]) -> dict[int, lis
     return result
 
 
+async def _read_all_subscribers(conn: Conn) -> dict[int, tuple[int, ...]]:
+    rows = await conn.fetchall(
+        "SELECT s.stream_id, s.user_id FROM subscription s JOIN users u ON u.id = s.user_id"
+        " WHERE s.active = 1 AND u.is_active = 1 ORDER BY s.stream_id, s.user_id"
+    )
+    result: dict[int, list[int]] = {}
+    for stream_id, user_id in rows:
+        result.setdefault(int(stream_id), []).append(int(user_id))
+    return {stream_id: tuple(user_ids) for stream_id, user_ids in result.items()}
+
+
 async def subscriber_counts(conn: Conn, stream_ids: Iterable[int]) -> dict[int, int]:
     """stream id -> number of active subscribers who are active users."""
+    stream_ids = list(stream_ids)
+    if conn.memoizes and len(stream_ids) >= _MANY_STREAMS:
+        every = await conn.memo(_SUBSCRIBER_TABLES, "subscription:all", _read_all_subscribers)
+        return {sid: len(every[sid]) for sid in stream_ids if sid in every}
     rows = await conn.fetchall(
         "SELECT s.stream_id, count(*) FROM subscription s JOIN users u ON u.id = s.user_id"
         f" WHERE s.stream_id IN ({_ids(stream_ids)}) AND s.active = 1 AND u.is_active = 1"

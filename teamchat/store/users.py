@@ -62,6 +62,11 @@ async def list_users(
     conn: Conn, *, user_ids: list[int] | None = None, is_active: bool | None = None
 ) -> list[UserRow]:
     """Users ordered by id, optionally only `user_ids` and/or only (in)active ones."""
+    if user_ids is None and conn.memoizes:
+        everyone = await conn.memo("users", "users:all", _read_all_users)
+        if is_active is None:
+            return list(everyone)
+        return [u for u in everyone if u.is_active == is_active]
     clauses, params = [], []
     if user_ids is not None:
         clauses.append(f"id IN ({','.join('?' * len(user_ids))})")
@@ -74,9 +79,20 @@ async def list_users(
     return [_row(row) for row in rows]
 
 
+async def _read_all_users(conn: Conn) -> tuple[UserRow, ...]:
+    rows = await conn.fetchall(f"SELECT {_COLUMNS} FROM users ORDER BY id")
+    return tuple(_row(row) for row in rows)
+
+
 async def list_active_user_ids(conn: Conn) -> list[int]:
+    if conn.memoizes:
+        return list(await conn.memo("users", "users:active_ids", _read_active_user_ids))
+    return list(await _read_active_user_ids(conn))
+
+
+async def _read_active_user_ids(conn: Conn) -> tuple[int, ...]:
     rows = await conn.fetchall("SELECT id FROM users WHERE is_active = 1 ORDER BY id")
-    return [int(row[0]) for row in rows]
+    return tuple(int(row[0]) for row in rows)
 
 
 async def count_owners(conn: Conn) -> int:
