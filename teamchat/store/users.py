@@ -14,6 +14,8 @@ _COLUMNS = (
 )
 
 
+# From this many ids on, a read snapshot filters everyone (read once per change of users).
+_MANY_USERS = 200
 # Enum lookups by value, without Enum.__call__ (every message page converts its senders).
 _ROLES = {int(role): role for role in Role}
 _VISIBILITIES = {int(v): v for v in EmailVisibility}
@@ -62,11 +64,15 @@ async def list_users(
     conn: Conn, *, user_ids: list[int] | None = None, is_active: bool | None = None
 ) -> list[UserRow]:
     """Users ordered by id, optionally only `user_ids` and/or only (in)active ones."""
-    if user_ids is None and conn.memoizes:
+    if conn.memoizes and (user_ids is None or len(user_ids) > _MANY_USERS):
         everyone = await conn.memo("users", "users:all", _read_all_users)
-        if is_active is None:
-            return list(everyone)
-        return [u for u in everyone if u.is_active == is_active]
+        wanted = None if user_ids is None else set(user_ids)
+        return [
+            u
+            for u in everyone
+            if (is_active is None or u.is_active == is_active)
+            and (wanted is None or u.id in wanted)
+        ]
     clauses, params = [], []
     if user_ids is not None:
         clauses.append(f"id IN ({','.join('?' * len(user_ids))})")
