@@ -6,6 +6,7 @@ import sqlite3
 from collections.abc import Iterable
 
 from teamchat.records import SubscriptionRow
+from teamchat.store import users as users_store
 from teamchat.store.db import Conn, Tx
 
 _COLUMNS = (
@@ -85,14 +86,26 @@ async def subscriber_ids(conn: Conn, stream_ids: Iterable[int]) -> dict[int, lis
 
 
 async def _read_all_subscribers(conn: Conn) -> dict[int, tuple[int, ...]]:
+    """Every channel's active subscribers who are active users (from the raw lists, so a
+    change of users alone costs no new scan of the subscriptions)."""
+    raw = await conn.memo("subscription", "subscription:raw", _read_raw_subscribers)
+    active = set(await users_store.list_active_user_ids(conn))
+    result = {}
+    for stream_id, user_ids in raw.items():
+        kept = tuple(uid for uid in user_ids if uid in active)
+        if kept:
+            result[stream_id] = kept
+    return result
+
+
+async def _read_raw_subscribers(conn: Conn) -> dict[int, tuple[int, ...]]:
+    """stream id -> sorted ids of its active subscriptions' users (active or not): one
+    row per channel, which reads several times faster than a row per subscription."""
     rows = await conn.fetchall(
-        "SELECT s.stream_id, s.user_id FROM subscription s JOIN users u ON u.id = s.user_id"
-        " WHERE s.active = 1 AND u.is_active = 1 ORDER BY s.stream_id, s.user_id"
+        "SELECT stream_id, group_concat(user_id) FROM subscription WHERE active = 1"
+        " GROUP BY stream_id"
     )
-    result: dict[int, list[int]] = {}
-    for stream_id, user_id in rows:
-        result.setdefault(int(stream_id), []).append(int(user_id))
-    return {stream_id: tuple(user_ids) for stream_id, user_ids in result.items()}
+    return {int(row[0]): tuple(sorted(map(int, str(row[1]).split(",")))) for row in rows}
 
 
 async def subscriber_counts(conn: Conn, stream_ids: Iterable[int]) -> dict[int, int]:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import sqlite3
 
 from teamchat.records import UserGroupRow
+from teamchat.store import users as users_store
 from teamchat.store.db import Conn, Tx
 
 _COLUMNS = (
@@ -70,14 +71,22 @@ async def stored_members(conn: Conn) -> dict[int, list[int]]:
 
 
 async def _read_stored_members(conn: Conn) -> dict[int, tuple[int, ...]]:
+    raw = await conn.memo("user_group_member", "user_group:raw_members", _read_raw_members)
+    active = set(await users_store.list_active_user_ids(conn))
+    result = {}
+    for group_id, user_ids in raw.items():
+        kept = tuple(uid for uid in user_ids if uid in active)
+        if kept:
+            result[group_id] = kept
+    return result
+
+
+async def _read_raw_members(conn: Conn) -> dict[int, tuple[int, ...]]:
+    """Group id -> sorted ids of its stored members (active users or not)."""
     rows = await conn.fetchall(
-        "SELECT m.group_id, m.user_id FROM user_group_member m JOIN users u ON u.id = m.user_id"
-        " WHERE u.is_active = 1 ORDER BY m.group_id, m.user_id"
+        "SELECT group_id, group_concat(user_id) FROM user_group_member GROUP BY group_id"
     )
-    result: dict[int, list[int]] = {}
-    for group_id, user_id in rows:
-        result.setdefault(int(group_id), []).append(int(user_id))
-    return {group_id: tuple(user_ids) for group_id, user_ids in result.items()}
+    return {int(row[0]): tuple(sorted(map(int, str(row[1]).split(",")))) for row in rows}
 
 
 async def direct_member_ids(conn: Conn, group_id: int, *, active_only: bool = True) -> list[int]:

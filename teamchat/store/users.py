@@ -92,8 +92,13 @@ async def _read_all_users(conn: Conn) -> tuple[UserRow, ...]:
 
 async def list_active_user_ids(conn: Conn) -> list[int]:
     if conn.memoizes:
-        return list(await conn.memo("users", "users:active_ids", _read_active_user_ids))
+        return list(await conn.memo("users", "users:active_ids", _active_ids_of_everyone))
     return list(await _read_active_user_ids(conn))
+
+
+async def _active_ids_of_everyone(conn: Conn) -> tuple[int, ...]:
+    everyone = await conn.memo("users", "users:all", _read_all_users)
+    return tuple(u.id for u in everyone if u.is_active)
 
 
 async def _read_active_user_ids(conn: Conn) -> tuple[int, ...]:

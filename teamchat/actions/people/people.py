@@ -54,12 +54,18 @@ async def user_objects(
 _PEOPLE_TABLES = ("users", "realm", "custom_profile_field_value")
 
 
+# The last objects built per kind of viewer: a rebuild after a change reuses the objects of
+# the users whose rows did not change (an object is a pure function of its inputs).
+_last_seen: dict[str, EveryoneSeen] = {}
+
+
 class EveryoneSeen(msgspec.Struct, frozen=True):
     """Every user's object as a viewer of one role sees them (not themselves), by id."""
 
     users: tuple[UserRow, ...]
     objects: tuple[UserObject, ...]
     position: dict[int, int]  # user id -> index
+    realm_host: str
     # POST /register's lists, built on first use: see `register_lists`.
     lists: list[RegisterLists] = msgspec.field(default_factory=list)
 
@@ -88,17 +94,37 @@ async def everyone_seen(
 
     async def load(c: Conn) -> EveryoneSeen:
         users = tuple(await store.users.list_users(c))
+        profile_data: dict[int, dict[str, ProfileValue]] = {}
+        if include_custom_profile_fields:
+            profile_data = wire.profile_data_by_user(await fields_store.list_values(c))
         peer = msgspec.structs.replace(viewer, id=-1)  # of the viewer's role, nobody listed
-        objects = await user_objects(
-            c,
-            realm,
-            peer,
-            list(users),
-            client_gravatar=client_gravatar,
-            include_custom_profile_fields=include_custom_profile_fields,
-        )
+        before = _last_seen.get(key)
+        if before is not None and before.realm_host != realm.host:
+            before = None
+        objects = []
+        for user in users:
+            profile = profile_data.get(user.id, {}) if include_custom_profile_fields else None
+            index = before.position.get(user.id) if before is not None else None
+            if before is not None and index is not None and before.users[index] == user:
+                known = before.objects[index]
+                if profile is None or known.profile_data == profile:
+                    objects.append(known)  # the same inputs make the same object
+                    continue
+            objects.append(
+                wire.user_object(
+                    user,
+                    viewer=peer,
+                    realm_host=realm.host,
+                    client_gravatar=client_gravatar,
+                    profile_data=profile,
+                )
+            )
         position = {u.id: i for i, u in enumerate(users)}
-        return EveryoneSeen(users=users, objects=tuple(objects), position=position)
+        seen = EveryoneSeen(
+            users=users, objects=tuple(objects), position=position, realm_host=realm.host
+        )
+        _last_seen[key] = seen
+        return seen
 
     return await conn.memo(_PEOPLE_TABLES, key, load)
 
