@@ -62,4 +62,10 @@ async def list_presences(
         f" WHERE {' AND '.join(clauses)} ORDER BY p.user_id",
         tuple(params),
     )
-    return [PresenceRow(**dict(row)) for row in rows]
+    return [
+        PresenceRow(
+            user_id=row[0], last_active_time=row[1], last_connected_time=row[2],
+            last_update_id=row[3],
+        )
+        for row in rows
+    ]  # fmt: skip
