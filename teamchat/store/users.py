@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import sqlite3
+from typing import Any
 
 from teamchat.records import EmailVisibility, Role, UserRow
 from teamchat.store.db import Conn, Tx
@@ -21,7 +22,7 @@ _ROLES = {int(role): role for role in Role}
 _VISIBILITIES = {int(v): v for v in EmailVisibility}
 
 
-def _row(row: sqlite3.Row) -> UserRow:
+def _row(row: sqlite3.Row | tuple[Any, ...]) -> UserRow:
     """A UserRow from a row selected with _COLUMNS (by position)."""
     return UserRow(
         id=row[0],
@@ -86,7 +87,7 @@ async def list_users(
 
 
 async def _read_all_users(conn: Conn) -> tuple[UserRow, ...]:
-    rows = await conn.fetchall(f"SELECT {_COLUMNS} FROM users ORDER BY id")
+    rows = await conn.fetchall_tuples(f"SELECT {_COLUMNS} FROM users ORDER BY id")
     return tuple(_row(row) for row in rows)
 
 

@@ -58,6 +58,7 @@ async def _system_group_members(
     threshold = await store.groups.waiting_period_days(conn)
     result: dict[str, list[int]] = {name: [] for name in sg.SYSTEM_GROUPS}
     since, until = -1, math.inf
+    by_kind: dict[tuple[Role, bool], list[str]] = {}
     for user in await store.users.list_users(conn, is_active=True):
         full = sg.is_full_member(user.role, user.date_joined, now, threshold)
         if user.role == Role.MEMBER and threshold > 0:
@@ -66,7 +67,12 @@ async def _system_group_members(
                 since = max(since, turns)
             else:
                 until = min(until, turns)
-        for name in sg.direct_group_for_role(user.role, is_full_member=full):
+        names = by_kind.get((user.role, full))
+        if names is None:
+            names = by_kind[user.role, full] = sg.direct_group_for_role(
+                user.role, is_full_member=full
+            )
+        for name in names:
             result[name].append(user.id)
     return result, (since, until)
 
