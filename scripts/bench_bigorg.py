@@ -17,7 +17,8 @@ presence in the last minutes, everyone else long ago.
 Usage: python scripts/bench_bigorg.py [--people 10000] [--channels 1000] [--groups 100]
                                       [--runs 15] [--loads 5] [--no-browser]
 
-`run(args)` returns the rows (figure, value, notes) for another benchmark to print.
+`run(args)` returns the rows (figure, value, notes) for another benchmark to print, e.g.
+`run(parser().parse_args(["--runs", "9", "--loads", "3"]))`.
 """
 
 from __future__ import annotations
