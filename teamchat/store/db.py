@@ -37,6 +37,7 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from teamchat.lib.disk_full import is_disk_full
+from teamchat.store.memos import Memos
 from teamchat.store.migrations import (
     APPLICATION_ID,
     NotOurDatabaseError,
@@ -50,19 +51,11 @@ BUSY_TIMEOUT_MS = 5000
 # requests that start a millisecond after its commit.
 OTHER_WRITERS_LOOK_SECS = 0.001
 # Tables whose changes caches above the store depend on (see `Database.version`).
-WATCHED_TABLES = (
-    "users",
-    "realm",
-    "linkifier",
-    # The organization-wide parts of POST /register and GET /users (channels, their
-    # subscribers, user groups, custom profile field values) are built once per version.
-    "stream",
-    "subscription",
-    "user_group",
-    "user_group_member",
-    "user_group_subgroup",
-    "custom_profile_field_value",
-)
+# The organization-wide parts of POST /register and GET /users (channels, subscribers, user
+# groups, custom profile values) are built once per version of theirs too.
+WATCHED_TABLES = ("users", "realm", "linkifier", "stream", "subscription", "user_group",
+                  "user_group_member", "user_group_subgroup",
+                  "custom_profile_field_value")  # fmt: skip
 Params = tuple[object, ...] | dict[str, object]
 T = TypeVar("T")
 
@@ -119,45 +112,6 @@ class Conn:
         cursor = self.conn.cursor()
         cursor.row_factory = None
         return cursor.execute(sql, params).fetchall()
-
-
-class Memos:
-    """Values read from watched tables, each kept with the table's version at the start of
-    the snapshot that read it: a commit after that start makes it stale, never wrong."""
-
-    def __init__(self, db: Database) -> None:
-        self._db = db
-        self._values: dict[str, tuple[tuple[int, ...], object]] = {}
-        self._started: dict[str, int] | None = None
-
-    def start(self) -> Memos:
-        """This object, for a snapshot starting now (remembers the versions now)."""
-        view = Memos(self._db)
-        view._values = self._values
-        view._started = self._db.versions()
-        return view
-
-    async def get(
-        self,
-        conn: Conn,
-        tables: tuple[str, ...],
-        key: str,
-        load: Callable[[Conn], Awaitable[T]],
-        fresh: Callable[[T], bool] | None,
-    ) -> T:
-        hit = self._values.get(key)
-        if hit is not None:
-            versions = self._db.versions()
-            if (
-                versions is not None
-                and hit[0] == tuple(versions[t] for t in tables)
-                and (fresh is None or fresh(hit[1]))  # type: ignore[arg-type]
-            ):
-                return hit[1]  # type: ignore[return-value]
-        value = await load(conn)
-        if self._started is not None:
-            self._values[key] = (tuple(self._started[t] for t in tables), value)
-        return value
 
 
 class Tx(Conn):
