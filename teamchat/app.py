@@ -54,7 +54,7 @@ from teamchat.errors import (
     ZulipError,
 )
 from teamchat.events.broker import cancel_task
-from teamchat.http import event_polls, html
+from teamchat.http import event_polls, html, lean
 from teamchat.http.auth import json_to_api, provide_runtime, provide_user, route_takes
 from teamchat.http.params import Params
 from teamchat.lib.disk_full import is_disk_full
@@ -198,6 +198,9 @@ class TeamchatLitestar(Litestar):
             ):
                 return
             scope = json_to_api(scope)
+            rt: Runtime = self.state.rt
+            if rt.settings.lean_routes and await lean.answer(rt, self, scope, receive, send):  # type: ignore[arg-type]
+                return
             send = html.with_page_headers(send)  # type: ignore[arg-type]
         await super().__call__(scope, receive, send)
 

@@ -128,7 +128,8 @@ def route_takes(request: Request[Any, Any, Any], name: str) -> bool:
 
 async def provide_user(request: Request[Any, Any, Any], rt: Runtime, params: Params) -> UserRow:
     """The authenticated user; then a body that could not be read is the request's error."""
-    user = await _authenticate(request, rt, params)
+    user = await identify(request, rt, params)
+    check_api_access(request, user)
     if params.unreadable is not None:
         raise params.unreadable
     return user
@@ -138,7 +139,8 @@ async def provide_user(request: Request[Any, Any, Any], rt: Runtime, params: Par
 _WEBHOOK_PREFIX = "/api/v1/external/"
 
 
-async def _authenticate(request: Request[Any, Any, Any], rt: Runtime, params: Params) -> UserRow:
+async def identify(request: Request[Any, Any, Any], rt: Runtime, params: Params) -> UserRow:
+    """The user the request's credentials name (counted against their API rate limit)."""
     webhook = str(request.scope.get("path", "")).startswith(_WEBHOOK_PREFIX)
     if request.scope.get(_VIA_JSON):
         user = await session_user(request, rt)
@@ -154,12 +156,18 @@ async def _authenticate(request: Request[Any, Any, Any], rt: Runtime, params: Pa
             user = await session_user(request, rt)
         else:
             raise UnauthorizedError()
+    return user
+
+
+def check_api_access(request: Request[Any, Any, Any], user: UserRow) -> None:
+    """Refuse an incoming webhook bot outside the integration URLs; note the user for the
+    access log."""
+    webhook = str(request.scope.get("path", "")).startswith(_WEBHOOK_PREFIX)
     if user.bot_type == BotType.INCOMING_WEBHOOK and not webhook:
         # zulip-compat: validate_api_key without allow_webhook_access.
         raise ZulipError("This API is not available to incoming webhook bots.")
     request.scope["state"]["user_id"] = user.id
     request.scope["state"]["user_email"] = user.delivery_email  # for the access log
-    return user
 
 
 def provide_runtime(request: Request[Any, Any, Any]) -> Runtime:
