@@ -5,13 +5,15 @@ The floor is a bare Litestar endpoint that parses a urlencoded form and checks H
 credentials, under uvicorn with the same options `teamchat serve` uses. The server (and the
 floor) run pinned to core 0; this driver and wrk run on core 1 (`taskset`). The organization
 is written through the store layer before the server starts: `--listeners` max + 1 users;
-sends go to a channel of ten of them (ten user_message rows a message, as in the issue's
-figures), the fan-out to a channel of everyone.
+sends go to a channel of 33 of them (33 user_message rows a message), each request from the
+next of its first 32 members in turn (N connections, 32 senders), the fan-out to a channel of
+everyone.
 
 Rows (medians of `--runs` runs of `--secs` seconds each):
 - floor: POST form + Basic auth, req/s (32 connections)
 - GET /users/me: req/s (32 connections) and its ratio to the floor
-- send, 1 / 8 / 32 senders: msg/s and acknowledgement p50 / p99 (wrk --latency)
+- send to a 33-member channel, 1 / 8 / 32 connections: msg/s and acknowledgement p50 / p99
+  (wrk --latency); the 32-connection row is the issue's "32 senders, 33 recipient rows"
 - fan-out to N long-polling listeners, one sender at `--rate` msg/s: p50 / p99 send->receive
   (every message must reach every listener)
 - N idle registered queues (on a freshly started server): server RSS and server CPU per
@@ -51,6 +53,8 @@ from teamchat.runtime import Runtime  # noqa: E402
 from tests.support.server import free_port  # noqa: E402
 
 SERVER_CORE, DRIVER_CORE = "0", "1"
+SEND_CHANNEL_SIZE = 33  # recipient rows of every send
+SENDERS = 32  # the send rows' requests come from this many people in turn
 FLOOR_APP = """
 import base64, hmac
 from litestar import Litestar, Request, post
@@ -85,7 +89,7 @@ class User(msgspec.Struct):
 
 class World(msgspec.Struct):
     users: list[User]
-    stream_id: int  # "load": the first ten people (sends)
+    stream_id: int  # "load": the first SEND_CHANNEL_SIZE people (sends)
     fanout_stream_id: int  # "fan-out": everyone (fan-out)
 
 
@@ -94,7 +98,8 @@ async def build_world(db: Path, users: int) -> World:
     try:
         people = [User(*person) for person in await add_people(rt, users)]
         async with rt.db.write() as tx:
-            load = await add_channel(tx, "load", people[0].id, [p.id for p in people[:10]])
+            members = [p.id for p in people[:SEND_CHANNEL_SIZE]]
+            load = await add_channel(tx, "load", people[0].id, members)
             everyone = await add_channel(tx, "fan-out", people[0].id, [p.id for p in people])
         return World(users=people, stream_id=load.id, fanout_stream_id=everyone.id)
     finally:
@@ -238,6 +243,20 @@ def lua_request(method: str, auth: str, body: str = "") -> str:
         wrk.body = "{body}"
         wrk.headers["Content-Type"] = "application/x-www-form-urlencoded"
         wrk.headers["Authorization"] = "{auth}"
+    """)
+
+
+def lua_senders(auths: list[str], body: str) -> str:
+    """POST `body`, each request with the next of `auths` in turn."""
+    names = ", ".join(f'"{auth}"' for auth in auths)
+    return lua_request("POST", auths[0], body) + textwrap.dedent(f"""
+        local auths = {{{names}}}
+        local n = 0
+        request = function()
+            n = n + 1
+            wrk.headers["Authorization"] = auths[n % #auths + 1]
+            return wrk.format()
+        end
     """)
 
 
@@ -398,17 +417,18 @@ def main() -> None:
                 f"{users_me.rate / floor_start:.2f} x floor",
             ))  # fmt: skip
             body = f"type=stream&to={world.stream_id}&topic=load&content=hello"
+            send_lua = lua_senders([u.basic() for u in world.users[:SENDERS]], body)
             for senders in (1, 8, 32):
                 cpu0, _ = proc_stat(server.pid)
                 t0 = time.monotonic()
                 sent = median_of(
                     args.runs,
-                    lambda n=senders: wrk(workdir, f"{base}/messages", n, args.secs,
-                                          lua_request("POST", me.basic(), body)),
+                    lambda n=senders: wrk(workdir, f"{base}/messages", n, args.secs, send_lua),
                 )  # fmt: skip
                 cpu = (proc_stat(server.pid)[0] - cpu0) / (time.monotonic() - t0)
                 rows.append((
-                    f"send, {senders} sender{'s' if senders > 1 else ''}",
+                    f"send to {SEND_CHANNEL_SIZE} members, {senders} connection"
+                    + ("s" if senders > 1 else ""),
                     f"{sent.rate:,.0f} msg/s (p50 {sent.p50_ms:.1f} ms, p99 {sent.p99_ms:.1f} ms)",
                     f"{sent.rate / floor_start:.2f} x floor; server CPU {cpu:.2f}"
                     + (f"; {sent.errors} errors" if sent.errors else ""),

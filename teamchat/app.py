@@ -167,7 +167,7 @@ def with_access_log(app: ASGIApp) -> ASGIApp:
                     status,
                     (time.perf_counter() - started) * 1000,
                     escape_controls(str(state.get("user_email", "-"))),
-                    " long-poll" if state.get("longpoll") else "",
+                    " long-poll" if state.get("longpoll") else " lean" if state.get("lean") else "",
                 )
 
     return middleware

@@ -28,7 +28,7 @@ from litestar.utils.scope.state import ScopeState
 
 from teamchat.actions.people.auth import refund_api_rate_limit
 from teamchat.errors import ZulipError
-from teamchat.http import messages, users
+from teamchat.http import message_flags, messages, presence, reactions, typing, users
 from teamchat.http.auth import check_api_access, identify
 from teamchat.http.params import Params
 from teamchat.runtime import Runtime
@@ -58,6 +58,12 @@ class LeanRoute:
 LEAN_ROUTES = [
     LeanRoute(messages.send_message, "POST"),
     LeanRoute(users.get_own_user, "GET"),
+    LeanRoute(messages.get_messages, "GET"),
+    LeanRoute(message_flags.update_message_flags, "POST"),
+    LeanRoute(reactions.add_reaction, "POST"),
+    LeanRoute(reactions.remove_reaction, "DELETE"),
+    LeanRoute(typing.set_typing_status, "POST"),
+    LeanRoute(presence.update_presence, "POST"),
 ]
 _STATIC = {(r.method, r.static_path): r for r in LEAN_ROUTES if r.static_path is not None}
 _PATTERNED = [r for r in LEAN_ROUTES if r.static_path is None]
@@ -103,6 +109,7 @@ async def answer(rt: Runtime, app: Any, scope: dict[str, Any], receive: Any, sen
     except Exception:
         refund_api_rate_limit(rt, user)
         return False
+    scope["state"]["lean"] = True  # for the access log
     body = encode_json(data)
     headers = [*_HEADERS, (b"content-length", b"%d" % len(body))]
     await send({"type": "http.response.start", "status": 200, "headers": headers})
