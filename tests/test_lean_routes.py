@@ -46,6 +46,8 @@ class Side:
 
     def answer(self, response: httpx.Response) -> tuple[int, dict[str, str], Any]:
         headers = {k: v for k, v in response.headers.items() if k not in SKIPPED_HEADERS}
+        if "retry-after" in headers:  # the body's retry-after has as many digits as it takes
+            del headers["content-length"]
         return response.status_code, headers, self.plain(response.json())
 
     def plain(self, data: Any) -> Any:

@@ -85,14 +85,19 @@ async def answer(rt: Runtime, app: Any, scope: dict[str, Any], receive: Any, sen
     """Answer a plain request to a lean route and return True, or return False having sent
     nothing (the body, if read, stays in the scope for the route to use)."""
     found = match(scope)
-    if found is None or not await _read_small_body(scope, receive):
+    if found is None:
+        return False
+    body = await _read_small_body(scope, receive)
+    if body is None:
         return False
     route, path_params = found
     scope["app"] = scope["litestar_app"] = app
     scope.setdefault("state", {})
     request: Request[Any, Any, Any] = Request(scope, receive)  # type: ignore[arg-type]
     try:
-        params = await Params.from_request(request)
+        # Nothing in the query or the body: what from_request would make, without parsing.
+        plain = not body and not scope["query_string"]
+        params = Params({}) if plain else await Params.from_request(request)
         user = await identify(request, rt, params)
     except Exception:
         return False  # the route answers with the same error (no rate-limit hit was counted)
@@ -134,25 +139,25 @@ def _plain_body_length(headers: list[tuple[bytes, bytes]]) -> int | None:
     return length
 
 
-async def _read_small_body(scope: Any, receive: Any) -> bool:
+async def _read_small_body(scope: Any, receive: Any) -> bytes | None:
     """Read a small urlencoded body (or none) into the scope's state, where the framework's
-    request finds it too. False: leave the request to the route."""
+    request finds it too. None: leave the request to the route."""
     length = _plain_body_length(scope["headers"])
     if length is None:
-        return False
-    if length == 0:
-        ScopeState.from_scope(scope).body = b""
-        return True
-    chunks = []
-    while True:
-        try:
-            message = await receive()
-        except Exception:
-            return False  # a client gone away: the route meets the same end
-        if message["type"] != "http.request":
-            return False
-        chunks.append(message.get("body", b""))
-        if not message.get("more_body", False):
-            break
-    ScopeState.from_scope(scope).body = b"".join(chunks)
-    return True
+        return None
+    body = b""
+    if length > 0:
+        chunks = []
+        while True:
+            try:
+                message = await receive()
+            except Exception:
+                return None  # a client gone away: the route meets the same end
+            if message["type"] != "http.request":
+                return None
+            chunks.append(message.get("body", b""))
+            if not message.get("more_body", False):
+                break
+        body = b"".join(chunks)
+    ScopeState.from_scope(scope).body = body
+    return body
