@@ -199,7 +199,15 @@ class TeamchatLitestar(Litestar):
                 return
             scope = json_to_api(scope)
             rt: Runtime = self.state.rt
-            if rt.settings.lean_routes and await lean.answer(rt, self, scope, receive, send):  # type: ignore[arg-type]
+            try:
+                if rt.settings.lean_routes and await lean.answer(rt, self, scope, receive, send):  # type: ignore[arg-type]
+                    return
+            except Exception as exc:  # a lean handler's unexpected error: answered once, here
+                if scope["state"].get("lean"):
+                    raise  # the answer had started
+                request: Request[Any, Any, Any] = Request(scope, receive)  # type: ignore[arg-type]
+                response = error_response(request, exc).to_asgi_response(None, request)
+                await response(scope, receive, send)  # type: ignore[arg-type]
                 return
             send = html.with_page_headers(send)  # type: ignore[arg-type]
         await super().__call__(scope, receive, send)

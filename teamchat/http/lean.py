@@ -9,9 +9,11 @@ token under /json), calls the route handler's own function and encodes its dict 
 the framework does. Anything unusual (a body that is large, chunked, multipart or not
 UTF-8, a bad Host, credentials that do not authenticate, a rate limit, any error the handler
 raises) returns False with nothing sent, and the framework's route answers the request:
-errors have one mechanism. A handler that raised changed nothing (actions write in one
-transaction), so the route runs it again from the start; the rate limit's count for the
-request is given back first, as the route counts it again.
+errors have one mechanism. A handler that raised a ZulipError changed nothing (actions write
+in one transaction and roll back), so the route runs it again from the start; the rate
+limit's count for the request is given back first, as the route counts it again. An
+unexpected exception (a bug) propagates to the caller, which answers it with the app's own
+error handler: such a handler may have committed, so it never runs twice.
 
 The event poll has its own, leaner path (event_polls.py).
 """
@@ -111,9 +113,12 @@ async def answer(rt: Runtime, app: Any, scope: dict[str, Any], receive: Any, sen
         kwargs["request"] = request
     try:
         data = await route.fn(**kwargs)
-    except Exception:
+    except ZulipError:
+        # Nothing changed (an action that raises rolls back): the route runs it again.
         refund_api_rate_limit(rt, user)
         return False
+    # Any other exception is the caller's to answer, once: a handler that failed unexpectedly
+    # may have committed, so it must not run again.
     scope["state"]["lean"] = True  # for the access log
     body = encode_json(data)
     headers = [*_HEADERS, (b"content-length", b"%d" % len(body))]
