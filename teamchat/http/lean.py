@@ -50,7 +50,8 @@ class LeanRoute:
         self.fn: Callable[..., Awaitable[Any]] = handler.fn
         self.method = method
         self.takes_request = "request" in handler.parsed_fn_signature.parameters
-        path = "/api/v1" + next(iter(handler.paths))
+        [relative] = handler.paths  # one path per lean handler
+        path = "/api/v1" + relative
         # Path parameters are {name:int} only: ASCII digits (Zulip's [0-9]+).
         self.int_params = re.findall(r"\{(\w+):int\}", path)
         self.pattern = re.compile(re.sub(r"\{\w+:int\}", "([0-9]{1,18})", path) + r"\Z")
