@@ -10,7 +10,11 @@ from typing import Any, cast
 from litestar import Request
 from litestar.types import Scope
 
-from teamchat.actions.people.auth import authenticate_api_key, authenticate_webhook_key
+from teamchat.actions.people.auth import (
+    authenticate_api_key,
+    authenticate_webhook_key,
+    refund_api_rate_limit,
+)
 from teamchat.actions.people.web_sessions import authenticate_session
 from teamchat.errors import (
     CsrfFailedError,
@@ -78,7 +82,13 @@ async def session_user(request: Request[Any, Any, Any], rt: Runtime) -> UserRow:
         raise SessionRequiredError()
     user, session = await authenticate_session(rt, token)
     if request.method not in _SAFE_METHODS:
-        check_csrf(request.headers.get(CSRF_HEADER), session)
+        try:
+            check_csrf(request.headers.get(CSRF_HEADER), session)
+        except CsrfFailedError:
+            # zulip-compat: Django refuses a bad CSRF token before the view's rate limit
+            # counts the request (and the lean path, falling through, counts once either way).
+            refund_api_rate_limit(rt, user)
+            raise
     return user
 
 
