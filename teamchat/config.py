@@ -137,6 +137,10 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
     keep_alive_timeout_secs: int = 5
     max_connections: int = 4000
     max_connections_per_ip: int = 256
+    # The hottest routes (a send, GET /users/me...) skip the framework's routing when the
+    # request is plain (http/lean.py); off, every request takes the ordinary route (the same
+    # answers, slower: for comparing the two).
+    lean_routes: bool = True
 
     @classmethod
     def from_env(cls, db_path: Path | None = None, **overrides: object) -> Settings:
@@ -196,6 +200,10 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
             "keep_alive_timeout_secs": ("TEAMCHAT_KEEP_ALIVE_TIMEOUT_SECS", int),
             "max_connections": ("TEAMCHAT_MAX_CONNECTIONS", int),
             "max_connections_per_ip": ("TEAMCHAT_MAX_CONNECTIONS_PER_IP", int),
+            "lean_routes": (
+                "TEAMCHAT_LEAN_ROUTES",
+                lambda text: text.strip().lower() in TRUE_WORDS,
+            ),
         }
         if env.get("TEAMCHAT_URL_PREVIEW_ALLOW_PRIVATE"):  # the setting's former name
             readers["outbound_allow_private"] = (

@@ -249,21 +249,33 @@ async def get_member(
 ) -> UserObject:
     """One user by id or email, as `viewer` sees them; 'No such user' otherwise."""
     async with rt.db.read() as conn:
-        realm = await _realm(conn)
-        flags = {"allow_deactivated": True, "allow_bots": True, "for_admin": False}
-        if user_id is not None:
-            target = await access_user_by_id(conn, viewer, user_id, **flags)
-        else:
-            # The real address only finds users whose address this viewer may see.
-            target = await access_user_by_email(conn, viewer, email or "", **flags)
-        [obj] = await user_objects(
-            conn,
-            realm,
-            viewer,
-            [target],
-            client_gravatar=client_gravatar,
-            include_custom_profile_fields=include_custom_profile_fields,
-        )
+        return await _member(conn, viewer, user_id, email, client_gravatar,
+                             include_custom_profile_fields)  # fmt: skip
+
+
+async def _member(
+    conn: Conn,
+    viewer: UserRow,
+    user_id: int | None,
+    email: str | None,
+    client_gravatar: bool,
+    include_custom_profile_fields: bool,
+) -> UserObject:
+    realm = await _realm(conn)
+    flags = {"allow_deactivated": True, "allow_bots": True, "for_admin": False}
+    if user_id is not None:
+        target = await access_user_by_id(conn, viewer, user_id, **flags)
+    else:
+        # The real address only finds users whose address this viewer may see.
+        target = await access_user_by_email(conn, viewer, email or "", **flags)
+    [obj] = await user_objects(
+        conn,
+        realm,
+        viewer,
+        [target],
+        client_gravatar=client_gravatar,
+        include_custom_profile_fields=include_custom_profile_fields,
+    )
     return obj
 
 
@@ -274,7 +286,9 @@ async def _realm(conn: Conn) -> RealmRow:
     return realm
 
 
-async def own_max_message_id(rt: Runtime, user: UserRow) -> int:
-    """The newest message `user` received, -1 if none (GET /users/me's max_message_id)."""
+async def get_own_user(rt: Runtime, user: UserRow) -> tuple[UserObject, int]:
+    """GET /users/me: `user` as they see themselves (custom profile fields included) and the
+    newest message they received (-1 if none), read in one snapshot."""
     async with rt.db.read() as conn:
-        return await message_store.max_user_message_id(conn, user.id)
+        me = await _member(conn, user, user.id, None, False, True)
+        return me, await message_store.max_user_message_id(conn, user.id)
