@@ -12,7 +12,7 @@ from __future__ import annotations
 from types import MappingProxyType
 from typing import Final, TypeVar
 
-from teamchat.render import code_blocks, emphasis, linkifiers
+from teamchat.render import code_blocks, emphasis, linkifiers, plain
 from teamchat.render.alert_words import AlertWordsPreprocessor
 from teamchat.render.blockquote import QuoteProcessor
 from teamchat.render.code_spans import CodeSpanProcessor
@@ -298,6 +298,27 @@ def _convert(content: str, ctx: RenderContext, state: RenderState) -> str:
 
 def render_markdown(content: str, ctx: RenderContext) -> Rendered:
     """Render a message's Markdown `content` to Zulip's HTML, with what it mentions and links."""
+    if not ctx.linkifiers and not ctx.translate_emoticons and plain.is_plain(content):
+        # Plain text (most messages): the same HTML without the parser (see render.plain).
+        return Rendered(
+            html=plain.render_plain(content),
+            mentioned_user_ids=frozenset(),
+            mentioned_group_ids=frozenset(),
+            stream_wildcard=False,
+            topic_wildcard=False,
+            alert_word_user_ids=frozenset(plain.alerted(content, ctx.alert_word_index)),
+            has_link=False,
+            has_image=False,
+            has_attachment=False,
+            is_me_message=False,
+            links=(),
+        )
+    return render_full(content, ctx)
+
+
+def render_full(content: str, ctx: RenderContext) -> Rendered:
+    """`render_markdown` through the parser, whatever the content (the plain-text path's
+    reference)."""
     state = RenderState()
     html = restore_trusted(sanitize_html(_convert(content, ctx, state)), state)
     return Rendered(
