@@ -47,6 +47,8 @@ def _ids(values: Iterable[int]) -> str:
 
 async def get_stream_by_id(conn: Conn, stream_id: int) -> StreamRow | None:
     """The channel with this id, or None."""
+    if conn.memoizes:
+        return (await conn.memo("stream", "stream:by_id", _read_streams_by_id)).get(stream_id)
     row = await conn.fetchone(f"SELECT {_COLUMNS} FROM stream WHERE id = ?", (stream_id,))
     return _row(row) if row else None
 
@@ -77,6 +79,10 @@ async def list_streams(
 async def _read_all_streams(conn: Conn) -> tuple[StreamRow, ...]:
     rows = await conn.fetchall(f"SELECT {_COLUMNS} FROM stream ORDER BY id")
     return tuple(_row(row) for row in rows)
+
+
+async def _read_streams_by_id(conn: Conn) -> dict[int, StreamRow]:
+    return {stream.id: stream for stream in await list_streams(conn)}
 
 
 async def stream_names(conn: Conn, stream_ids: Iterable[int]) -> dict[int, str]:
@@ -170,6 +176,9 @@ async def user_group_ids(conn: Conn, user: UserRow) -> frozenset[int]:
     """Every group `user` belongs to, directly, by role, or through subgroups."""
     if not user.is_active:
         return frozenset()
+    if conn.memoizes:
+        index = await conn.memo(_GROUP_TABLES, "user_group:membership", _read_membership)
+        return index.groups_of(user.id, sg.direct_group_for_role(user.role))
     role_groups = sg.direct_group_for_role(user.role)
     placeholders = ",".join("?" * len(role_groups)) or "NULL"
     rows = await conn.fetchall(
@@ -182,6 +191,63 @@ async def user_group_ids(conn: Conn, user: UserRow) -> frozenset[int]:
         (*role_groups, user.id),
     )
     return frozenset(int(row[0]) for row in rows)
+
+
+_GROUP_TABLES = ("user_group", "user_group_member", "user_group_subgroup")
+
+
+class _Membership:
+    """Who is in which group, as `user_group_ids`'s query reads it, for the whole
+    organization: kept while the group tables stand, so a send's permission check costs a
+    few set unions instead of a recursive query."""
+
+    def __init__(
+        self,
+        system_ids: dict[str, int],
+        direct: dict[int, list[int]],
+        parents: dict[int, list[int]],
+    ) -> None:
+        self._system_ids = system_ids
+        self._direct = {user_id: tuple(ids) for user_id, ids in direct.items()}
+        # group id -> the group and every group it is a subgroup of, transitively.
+        self._up: dict[int, frozenset[int]] = {}
+        for start in {*system_ids.values(), *(g for ids in direct.values() for g in ids)}:
+            seen, todo = {start}, [start]
+            while todo:
+                for parent in parents.get(todo.pop(), ()):
+                    if parent not in seen:
+                        seen.add(parent)
+                        todo.append(parent)
+            self._up[start] = frozenset(seen)
+
+    def groups_of(self, user_id: int, role_groups: list[str]) -> frozenset[int]:
+        seeds = [self._system_ids[name] for name in role_groups if name in self._system_ids]
+        seeds += self._direct.get(user_id, ())
+        found: set[int] = set()
+        for group_id in seeds:
+            found |= self._up[group_id]
+        return frozenset(found)
+
+
+async def _read_membership(conn: Conn) -> _Membership:
+    system_ids = {
+        str(row[1]): int(row[0])
+        for row in await conn.fetchall_tuples(
+            "SELECT id, name FROM user_group WHERE is_system_group = 1"
+        )
+    }
+    direct: dict[int, list[int]] = {}
+    for user_id, group_id in await conn.fetchall_tuples(
+        "SELECT m.user_id, m.group_id FROM user_group_member m"
+        " JOIN user_group g ON g.id = m.group_id WHERE g.deactivated = 0"
+    ):
+        direct.setdefault(int(user_id), []).append(int(group_id))
+    parents: dict[int, list[int]] = {}
+    for group_id, subgroup_id in await conn.fetchall_tuples(
+        "SELECT group_id, subgroup_id FROM user_group_subgroup"
+    ):
+        parents.setdefault(int(subgroup_id), []).append(int(group_id))
+    return _Membership(system_ids, direct, parents)
 
 
 async def system_group_names(conn: Conn) -> dict[int, str]:
