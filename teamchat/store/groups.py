@@ -11,6 +11,7 @@ from teamchat.lib import system_groups as sg
 from teamchat.lib.realm_settings import GroupSettingValue
 from teamchat.records import UserRow
 from teamchat.store.db import Conn, Tx
+from teamchat.store.streams import system_group_names
 
 _REACHABLE = """
 WITH RECURSIVE reach(id) AS (
@@ -47,8 +48,7 @@ async def insert_subgroups(tx: Tx, group_id: int, subgroup_ids: list[int]) -> No
 
 async def system_group_ids(conn: Conn) -> dict[str, int]:
     """System group name -> id."""
-    rows = await conn.fetchall("SELECT name, id FROM user_group WHERE is_system_group = 1")
-    return {str(row[0]): int(row[1]) for row in rows}
+    return {name: group_id for group_id, name in (await system_group_names(conn)).items()}
 
 
 async def waiting_period_days(conn: Conn) -> int:

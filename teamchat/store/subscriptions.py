@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import bisect
 import sqlite3
 from collections.abc import Iterable
 
@@ -44,6 +45,20 @@ async def get_subscription(conn: Conn, user_id: int, stream_id: int) -> Subscrip
         (stream_id, user_id),
     )
     return _row(row) if row else None
+
+
+async def is_subscribed(conn: Conn, user_id: int, stream_id: int) -> bool:
+    """Whether the user has an active subscription to the channel (active user or not)."""
+    if conn.memoizes:
+        raw = await conn.memo("subscription", "subscription:raw", _read_raw_subscribers)
+        user_ids = raw.get(stream_id, ())
+        at = bisect.bisect_left(user_ids, user_id)
+        return at < len(user_ids) and user_ids[at] == user_id
+    row = await conn.fetchone(
+        "SELECT 1 FROM subscription WHERE stream_id = ? AND user_id = ? AND active = 1",
+        (stream_id, user_id),
+    )
+    return row is not None
 
 
 async def list_user_subscriptions(conn: Conn, user_id: int) -> list[SubscriptionRow]:

@@ -72,6 +72,10 @@ class Draft(msgspec.Struct, kw_only=True):
     realm_url: str = ""
     # The widget submessage's content ({widget_type, extra_data}) for /poll, /todo, zform.
     widget: JsonDict | None = None
+    # Read with the checks, in their snapshot (None: read in the transaction): the topic's
+    # links, and whether guests may access only some users.
+    topic_links: list[dict[str, str]] | None = None
+    access_restricted: bool | None = None
     # Writes that must commit with the message (a scheduled message leaving its queue).
     with_message: Callable[[Tx], Awaitable[None]] | None = None
 
@@ -305,13 +309,16 @@ async def _publish_message(
     flags: dict[int, int],
     submessages: list[SubmessageRow],
 ) -> JsonDict:
+    topic_links = draft.topic_links
+    if topic_links is None:
+        topic_links = await links_for_topic(tx, row.topic) if draft.stream else []
     extras = MessageExtras(
         sender=sender,
         stream_name=draft.stream.name if draft.stream else None,
         participants=await user_store.list_users(tx, user_ids=draft.participant_ids)
         if draft.stream is None
         else [],
-        topic_links=await links_for_topic(tx, row.topic) if draft.stream else [],
+        topic_links=topic_links,
         submessages=submessages,
     )
     event: JsonDict = {
@@ -327,7 +334,12 @@ async def _publish_message(
         user_id: {"flags": fl.flag_names(bits), rules.EMAIL_VISIBLE: visible[user_id]}
         for user_id, bits in flags.items()
     }
-    if draft.stream is not None and not sender.is_bot and await access_restricted(tx):
+    restricted = draft.access_restricted
+    if (
+        draft.stream is not None
+        and not sender.is_bot
+        and (restricted if restricted is not None else await access_restricted(tx))
+    ):
         # zulip-compat: user_ids_without_access_to_sender (a non-subscriber's channel message).
         can_access = set(await user_ids_who_can_access(tx, sender))
         for user_id in set(flags) - can_access:

@@ -10,9 +10,9 @@ import msgspec
 
 from teamchat.actions.channels import channel_access as access
 from teamchat.actions.messages import message_deliver
-from teamchat.actions.messages.message_common import render
+from teamchat.actions.messages.message_common import links_for_topic, render
 from teamchat.actions.org.permissions import has_realm_permission, realm_group_settings
-from teamchat.actions.people.user_access import inaccessible_user_ids
+from teamchat.actions.people.user_access import access_restricted, inaccessible_user_ids
 from teamchat.actions.people.users import find_user_by_email
 from teamchat.errors import StreamDoesNotExistError, StreamIdDoesNotExistError, ZulipError
 from teamchat.lib import channels as ch
@@ -126,6 +126,9 @@ async def check_message(
             await _check_wildcards(conn, realm, sender, stream, topic, rendered)
         await _check_group_mentions(conn, sender, rendered.mentioned_group_ids)
         group_members = await context_store.group_member_ids(conn, rendered.mentioned_group_ids)
+        # What delivery needs of the organization, read here where reads are memoized.
+        topic_links = await links_for_topic(conn, topic) if stream is not None else []
+        restricted = False if stream is None or sender.is_bot else await access_restricted(conn)
     read_by_sender = request.read_by_sender
     if read_by_sender is None:
         read_by_sender = default_read_by_sender(request.client)
@@ -143,6 +146,8 @@ async def check_message(
         local_id=request.local_id,
         realm_url=request.realm_url,
         widget=widget,
+        topic_links=topic_links,
+        access_restricted=restricted,
     )
     return realm, draft
 
@@ -189,10 +194,8 @@ async def _access_stream_for_send(
     if not any([await _may_post(conn, user, stream) for user in senders]):
         raise ZulipError("You do not have permission to post in this channel.")
     for user in senders:
-        sub = await sub_store.get_subscription(conn, user.id, stream.id)
-        if access.can_see_stream(user, stream, sub is not None and sub.active) and (
-            stream.is_public or (sub is not None and sub.active)
-        ):
+        subscribed = await sub_store.is_subscribed(conn, user.id, stream.id)
+        if access.can_see_stream(user, stream, subscribed) and (stream.is_public or subscribed):
             return stream
     raise ZulipError(f"Not authorized to send to channel '{stream.name}'")
 
