@@ -5,12 +5,15 @@ server remembers these between sends, and must never answer from a stale copy)."
 from __future__ import annotations
 
 import itertools
+import sqlite3
+import time
 from collections.abc import Callable
 
 import pytest
 
 from tests.support.api import Api, assert_error
-from tests.support.channels import stream_id, subscribe, unique_name
+from tests.support.channels import Queue, stream_id, subscribe, unique_name
+from tests.support.server import ServerProcess
 
 MakeUser = Callable[..., Api]
 NOT_ALLOWED = "You do not have permission to post in this channel."
@@ -104,3 +107,30 @@ def test_channel_changes_apply_to_the_next_send(owner: Api, alice: Api) -> None:
     name = owner.ok("GET", f"/streams/{sid}")["stream"]["name"]
     owner.ok("DELETE", f"/streams/{sid}")
     assert_error(send(alice, sid), f"Not authorized to send to channel '{name}'")
+
+
+def test_the_first_send_after_a_long_quiet_makes_a_channel_recently_active(
+    server: ServerProcess, owner: Api, alice: Api
+) -> None:
+    sid = channel(owner, alice)
+    alice.ok("POST", "/messages", type="stream", to=sid, topic="t", content="first")
+    alice.ok("POST", "/messages", type="stream", to=sid, topic="t", content="second")
+    # A year without messages: set the channel's age and traffic back (no endpoint does).
+    today = int(time.time()) // 86400
+    with sqlite3.connect(server.db) as conn:
+        conn.execute("UPDATE stream SET date_created = ? WHERE id = ?", (0, sid))
+        conn.execute("UPDATE stream_traffic SET day = ? WHERE stream_id = ?", (today - 365, sid))
+    queue = Queue(alice, event_types=["stream"])
+    alice.ok("POST", "/messages", type="stream", to=sid, topic="t", content="back again")
+    alice.ok("POST", "/messages", type="stream", to=sid, topic="t", content="and again")
+    events = [e for e in queue.events() if e.get("stream_id") == sid]
+    assert [(e["property"], e["value"]) for e in events] == [("is_recently_active", True)]
+    # A recent message (a month ago) keeps the channel active: no event.
+    other = channel(owner, alice)
+    alice.ok("POST", "/messages", type="stream", to=other, topic="t", content="first")
+    with sqlite3.connect(server.db) as conn:
+        conn.execute("UPDATE stream SET date_created = ? WHERE id = ?", (0, other))
+        conn.execute("UPDATE stream_traffic SET day = ? WHERE stream_id = ?", (today - 30, other))
+    queue = Queue(alice, event_types=["stream"])
+    alice.ok("POST", "/messages", type="stream", to=other, topic="t", content="still here")
+    assert [e for e in queue.events() if e.get("stream_id") == other] == []

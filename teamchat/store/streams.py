@@ -155,19 +155,26 @@ async def daily_traffic(
     return result
 
 
-async def add_traffic(tx: Tx, stream_id: int, day: int, messages: int = 1) -> None:
-    """Count `messages` more messages for the channel on UTC day `day`."""
-    await tx.execute(
+async def add_traffic(tx: Tx, stream_id: int, day: int, messages: int = 1) -> int:
+    """Count `messages` more messages for the channel on UTC day `day`; return the day's
+    count now (`messages`: the day had none before)."""
+    row = await tx.fetchone(
         "INSERT INTO stream_traffic (stream_id, day, messages) VALUES (?, ?, ?)"
-        " ON CONFLICT (stream_id, day) DO UPDATE SET messages = messages + excluded.messages",
+        " ON CONFLICT (stream_id, day) DO UPDATE SET messages = messages + excluded.messages"
+        " RETURNING messages",
         (stream_id, day, messages),
     )
+    assert row is not None
+    return int(row[0])
 
 
-async def last_traffic_day(conn: Conn, stream_id: int) -> int | None:
-    """The last UTC day the channel got a message, or None."""
+async def last_traffic_day(
+    conn: Conn, stream_id: int, *, other_than: int | None = None
+) -> int | None:
+    """The last UTC day the channel got a message (leaving out day `other_than`), or None."""
     row = await conn.fetchone(
-        "SELECT max(day) FROM stream_traffic WHERE stream_id = ?", (stream_id,)
+        "SELECT max(day) FROM stream_traffic WHERE stream_id = ? AND day IS NOT ?",
+        (stream_id, other_than),
     )
     return int(row[0]) if row and row[0] is not None else None
 

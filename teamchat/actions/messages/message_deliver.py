@@ -219,11 +219,14 @@ async def _channel_bookkeeping(
 ) -> None:
     """Traffic counts, first_message_id and is_recently_active (with their events)."""
     day = now // ch.DAY_SECS
-    last_day = await stream_store.last_traffic_day(tx, stream.id)
+    # The day's first message asks which day had the one before; later ones know: today.
+    if await stream_store.add_traffic(tx, stream.id, day) > 1:
+        last_day: int | None = day
+    else:
+        last_day = await stream_store.last_traffic_day(tx, stream.id, other_than=day)
     was_active = day - max(stream.date_created // ch.DAY_SECS, last_day or 0) <= (
         ch.RECENTLY_ACTIVE_DAYS
     )
-    await stream_store.add_traffic(tx, stream.id, day)
     changes: list[tuple[str, object]] = []
     if stream.first_message_id is None:
         await stream_store.update_stream(tx, stream.id, first_message_id=message_id)

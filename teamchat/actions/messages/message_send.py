@@ -112,11 +112,10 @@ async def check_message(
         assert realm is not None
         stream, topic, participants = None, "", []
         if request.recipient_type == "stream":
-            if request.topic is not None:
-                # zulip-compat: the topic's characters are judged before the channel exists.
-                normalize_topic(request.topic)
+            # zulip-compat: the topic's characters are judged before the channel exists.
+            given = None if request.topic is None else normalize_topic(request.topic)
             stream = await _access_stream_for_send(conn, sender, request.to, request.internal)
-            topic = _checked_topic(realm, stream, request.topic)
+            topic = _checked_topic(realm, stream, given)
         else:
             participants = await _dm_participants(conn, realm, sender, request.to)
         rendered = await render(
@@ -206,9 +205,9 @@ async def _may_post(conn: Conn, user: UserRow, stream: StreamRow) -> bool:
 
 
 def _checked_topic(realm: RealmRow, stream: StreamRow, topic: str | None) -> str:
+    """The normalized `topic`, checked against the channel's topic policy."""
     if topic is None:
         raise ZulipError("Missing topic")
-    topic = normalize_topic(topic)
     policy = stream.topics_policy
     if policy == "inherit":
         settings = realm_settings.load(realm.settings_json)
