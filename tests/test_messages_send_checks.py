@@ -134,3 +134,21 @@ def test_the_first_send_after_a_long_quiet_makes_a_channel_recently_active(
     queue = Queue(alice, event_types=["stream"])
     alice.ok("POST", "/messages", type="stream", to=other, topic="t", content="still here")
     assert [e for e in queue.events() if e.get("stream_id") == other] == []
+
+
+def test_alert_words_apply_to_the_next_send(owner: Api, make_user: MakeUser) -> None:
+    carol = make_user("Carol Checks")
+    sid = channel(owner, carol)
+
+    def carol_flags(content: str) -> list[str]:
+        message_id = owner.ok(
+            "POST", "/messages", type="stream", to=sid, topic="t", content=content
+        )["id"]
+        return list(carol.ok("GET", f"/messages/{message_id}")["message"]["flags"])
+
+    assert "has_alert_word" not in carol_flags("the teapot is here")
+    carol.ok("POST", "/users/me/alert_words", alert_words=["teapot"])
+    assert "has_alert_word" in carol_flags("the teapot is here")
+    assert "has_alert_word" in carol_flags("the *teapot* is here")  # the parser's path too
+    carol.ok("DELETE", "/users/me/alert_words", alert_words=["teapot"])
+    assert "has_alert_word" not in carol_flags("the teapot is here")

@@ -53,9 +53,10 @@ OTHER_WRITERS_LOOK_SECS = 0.001
 # Tables whose changes caches above the store depend on (see `Database.version`).
 # The organization-wide parts of POST /register and GET /users (channels, subscribers, user
 # groups, custom profile values) are built once per version of theirs too.
+# Every send renders with the organization's alert words.
 WATCHED_TABLES = ("users", "realm", "linkifier", "stream", "subscription", "user_group",
                   "user_group_member", "user_group_subgroup",
-                  "custom_profile_field_value")  # fmt: skip
+                  "custom_profile_field_value", "alert_word")  # fmt: skip
 Params = tuple[object, ...] | dict[str, object]
 T = TypeVar("T")
 

@@ -47,6 +47,11 @@ async def group_member_ids(conn: Conn, group_ids: Iterable[int]) -> set[int]:
 
 async def alert_words(conn: Conn) -> dict[int, list[str]]:
     """user id -> the alert words of every active user who set some."""
+    every = await conn.memo(("alert_word", "users"), "alert_word:all", _read_alert_words)
+    return {user_id: list(words) for user_id, words in every.items()}
+
+
+async def _read_alert_words(conn: Conn) -> dict[int, tuple[str, ...]]:
     rows = await conn.fetchall(
         "SELECT a.user_id, a.word FROM alert_word a JOIN users u ON u.id = a.user_id"
         " WHERE u.is_active = 1 ORDER BY a.user_id, a.word"
@@ -54,7 +59,7 @@ async def alert_words(conn: Conn) -> dict[int, list[str]]:
     result: dict[int, list[str]] = {}
     for user_id, word in rows:
         result.setdefault(int(user_id), []).append(str(word))
-    return result
+    return {user_id: tuple(words) for user_id, words in result.items()}
 
 
 async def muting_user_ids(conn: Conn, sender_id: int) -> set[int]:
