@@ -8,6 +8,7 @@ The organization is scripts/bench_load.py's (built through the store). Each batc
 batches of the CPU per send. `--content` sets the message text (default "hello").
 
 Usage: python scripts/bench_send.py [--batches 15] [--batch 100] [--content TEXT]
+       [--concurrency N]   (N sends at once, sharing group commits)
        [--profile]   (cProfile of one batch, top functions by cumulative time)
 """
 
@@ -92,10 +93,13 @@ async def main(args: argparse.Namespace) -> None:
         async def batch() -> tuple[float, float]:
             nonlocal n
             start, loop_start = time.process_time(), time.thread_time()
-            for _ in range(args.batch):
-                status = await _request(app, auths[n % len(auths)], body.encode())
-                assert status == 200, status
-                n += 1
+            for _ in range(args.batch // args.concurrency):
+                sends = []
+                for _ in range(args.concurrency):
+                    sends.append(_request(app, auths[n % len(auths)], body.encode()))
+                    n += 1
+                statuses = await asyncio.gather(*sends)
+                assert statuses == [200] * args.concurrency, statuses
             loop = time.thread_time() - loop_start
             return (time.process_time() - start) / args.batch * 1e6, loop / args.batch * 1e6
 
@@ -126,4 +130,5 @@ if __name__ == "__main__":
     parser.add_argument("--batch", type=int, default=100)
     parser.add_argument("--content", default="hello")
     parser.add_argument("--profile", action="store_true")
+    parser.add_argument("--concurrency", type=int, default=1, help="sends in flight at once")
     asyncio.run(main(parser.parse_args()))
