@@ -54,6 +54,10 @@ DENIED = (
     "smtplib",
     "emoji",
     "zulip_emoji_mapping",
+    "nh3",
+    "re2",
+    # typer 0.29 and later import it to coerce options (pyproject.toml keeps typer below)
+    "pydantic",
 )
 IMPORT_LINE_RE = re.compile(r"^import time:\s+\d+ \|\s+\d+ \|\s*(\S+)\s*$", re.MULTILINE)
 
