@@ -25,6 +25,9 @@ _encode = msgspec.json.Encoder().encode
 
 # Per-user extra fields merged into one recipient's copy (e.g. a message's flags).
 Audience = Iterable[int] | Mapping[int, JsonDict]
+# Clients mostly declare the same capabilities, so queues share one copy of each (a few
+# hundred bytes a queue otherwise); bounded, so ever new narrows cannot grow it without end.
+MAX_SHARED_CAPABILITIES = 1024
 
 
 class EventBroker:
@@ -44,6 +47,7 @@ class EventBroker:
         self.max_idle_timeout_secs = max_idle_timeout_secs
         self.queues: dict[str, EventQueue] = {}
         self.queues_by_user: dict[int, list[EventQueue]] = {}
+        self._shared_caps: dict[ClientCapabilities, ClientCapabilities] = {}
         self._closing = False
 
     # -- queues -----------------------------------------------------------------------
@@ -53,10 +57,23 @@ class EventBroker:
         """Create a queue for `user_id`; its idle timeout is capped at the server maximum."""
         timeout = min(idle_timeout_secs or self.idle_timeout_secs, self.max_idle_timeout_secs)
         queue_id = f"{int(self.clock() * 1000):x}:{secrets.token_hex(8)}"
+        caps = self._shared(caps)
         queue = EventQueue(queue_id, user_id, caps, idle_timeout_secs=timeout, now=self.clock())
         self.queues[queue_id] = queue
         self.queues_by_user.setdefault(user_id, []).append(queue)
         return queue
+
+    def _shared(self, caps: ClientCapabilities) -> ClientCapabilities:
+        """An equal ClientCapabilities already held by another queue, else `caps`."""
+        try:
+            shared = self._shared_caps.get(caps)
+        except TypeError:  # a narrow with a list operand (`dm`) is not hashable
+            return caps
+        if shared is not None:
+            return shared
+        if len(self._shared_caps) < MAX_SHARED_CAPABILITIES:
+            self._shared_caps[caps] = caps
+        return caps
 
     def access(self, queue_id: str, user_id: int) -> EventQueue:
         """The queue `queue_id` if it exists and belongs to `user_id`."""

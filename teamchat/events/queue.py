@@ -77,8 +77,24 @@ SHAPERS: dict[str, Shaper] = {}
 _encode = msgspec.json.Encoder().encode
 
 
+# What an idle queue holds until its first event: one deque (about 600 bytes) per queue
+# with events, not per queue (servers keep thousands of idle ones).
+_NO_EVENTS: deque[tuple[int, bytes]] = deque(maxlen=0)
+
+
 class EventQueue:
     """A client's queue: ids count from 0, `last_event_id` acknowledges and prunes."""
+
+    __slots__ = (
+        "caps",
+        "events",
+        "idle_timeout_secs",
+        "last_contact",
+        "next_event_id",
+        "queue_id",
+        "user_id",
+        "waiter",
+    )
 
     def __init__(
         self,
@@ -95,7 +111,7 @@ class EventQueue:
         self.idle_timeout_secs = idle_timeout_secs
         self.last_contact = now
         self.next_event_id = 0
-        self.events: deque[tuple[int, bytes]] = deque()
+        self.events: deque[tuple[int, bytes]] = _NO_EVENTS
         self.waiter: asyncio.Future[None] | None = None
 
     def accepts(self, event: JsonDict) -> bool:
@@ -119,6 +135,8 @@ class EventQueue:
 
     def push_encoded(self, body: bytes) -> None:
         """Append an encoded copy (from `encode`, possibly another queue's equal one)."""
+        if self.events is _NO_EVENTS:
+            self.events = deque()
         self.events.append((self.next_event_id, body))
         self.next_event_id += 1
         self.wake()
