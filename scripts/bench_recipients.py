@@ -71,7 +71,7 @@ async def _send(rt: Runtime, stream_id: int, recipient_id: int, members: list[in
             date_sent=int(time.time()), has_link=False, has_image=False,
             has_attachment=False, is_me_message=False,
         )  # fmt: skip
-        extra = {"channel": True} if idle_store is not None else {}
+        extra = {"stream_id": stream_id} if idle_store is not None else {}
         await message_store.insert_user_messages(tx, message_id, flags, **extra)
         elapsed = time.perf_counter() - started
     return elapsed

@@ -50,7 +50,7 @@ BUSY_TIMEOUT_MS = 5000
 # requests that start a millisecond after its commit.
 OTHER_WRITERS_LOOK_SECS = 0.001
 # Tables whose changes caches above the store depend on (see `Database.version`).
-WATCHED_TABLES = ("users", "realm", "linkifier")
+WATCHED_TABLES = ("users", "realm", "linkifier", "idle_user")
 Params = tuple[object, ...] | dict[str, object]
 T = TypeVar("T")
 

@@ -13,6 +13,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from types import TracebackType
 
+from teamchat.store import idle_users
 from teamchat.store.db import BUSY_TIMEOUT_MS
 
 Row = dict[str, object]
@@ -153,12 +154,16 @@ class Snapshot:
             yield [dict(row) for row in chunk]
 
     def user_messages(self, first_id: int, last_id: int) -> list[Row]:
-        """The user_message rows of messages `first_id`..`last_id`."""
+        """The user_message rows of messages `first_id`..`last_id` (with those implied for
+        idle users: see store.idle_users)."""
+        implied = idle_users.implied_rows_sql("m.id BETWEEN ? AND ?")
         sql = (
-            "SELECT user_id, message_id, flags FROM user_message "
-            "WHERE message_id BETWEEN ? AND ? ORDER BY message_id, user_id"
+            "SELECT user_id, message_id, flags FROM user_message WHERE message_id BETWEEN ? AND ?"
+            f" UNION ALL SELECT implied.user_id, implied.id, 0 FROM ({implied}) implied"
+            " ORDER BY message_id, user_id"
         )
-        return [dict(row) for row in self._conn.execute(sql, (first_id, last_id))]
+        params = (first_id, last_id, first_id, last_id)
+        return [dict(row) for row in self._conn.execute(sql, params)]
 
     def attachment_bytes(self, attachment_id: int) -> Iterator[bytes]:
         """An upload's bytes, chunk by chunk."""
