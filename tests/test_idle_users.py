@@ -11,8 +11,11 @@ from __future__ import annotations
 
 import sqlite3
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
+from tests.ops.test_export import check_export
+from tests.ops.zulip_import_expectations import FLAG_BITS
 from tests.support.api import Api, JsonDict
 from tests.support.channels import stream_id, subscribe, unique_name
 from tests.support.server import ServerProcess, cli
@@ -212,3 +215,49 @@ def test_mark_idle_command_errors(server: ServerProcess) -> None:
     result = cli(server.db, "admin", "mark-idle", "--email", "nobody@example.com", check=False)
     assert result.returncode == 1 and "No user with email" in result.stderr
     assert "people made idle" in cli(server.db, "admin", "mark-idle", "--days", "3650").stdout
+
+
+def test_export_holds_the_rows_of_idle_members(
+    server: ServerProcess, owner: Api, make_user: MakeUser, tmp_path: Path
+) -> None:
+    alice, bob, dave = (make_user(full_name=n) for n in ("Idle A4", "Idle B4", "Active D4"))
+    channel = unique_name("idle-export")
+    subscribe(owner, channel, principals=[_uid(alice), _uid(bob), _uid(dave)])
+    cli(server.db, "admin", "mark-idle", "--email", str(bob.email))
+    plain = _send(alice, channel, "exported while Bob is away")
+    mention = _send(alice, channel, f"@**Idle B4|{_uid(bob)}** and @**Active D4|{_uid(dave)}**")
+    assert plain not in _rows(server, _uid(bob), plain)
+    cli(server.db, "export", str(tmp_path / "out"))
+    _, _, user_messages = check_export(tmp_path / "out")
+    flags = {(um["user_profile"], um["message"]): um["flags_mask"] for um in user_messages}
+    for twin in (bob, dave):
+        assert flags[(_uid(twin), plain)] == 0
+        assert flags[(_uid(twin), mention)] == FLAG_BITS["mentioned"]
+    assert plain not in _rows(server, _uid(bob), plain)  # the export only reads
+
+
+def test_a_long_absence_is_written_out_in_steps(start_server: Callable[..., ServerProcess]) -> None:
+    proc = start_server({"TEAMCHAT_IDLE_CATCH_UP_STEP": "2"})
+    with Api(proc.url, proc.owner_email, proc.owner_key) as owner:
+        people = []
+        for name in ("Step A", "Step B", "Step D"):
+            email = f"{name.replace(' ', '').lower()}@example.com"
+            owner.ok("POST", "/users", email=email, password="pw-123456-long", full_name=name)
+            with Api(proc.url) as anonymous:
+                body = anonymous.ok(
+                    "POST", "/fetch_api_key", username=email, password="pw-123456-long"
+                )
+            api = Api(proc.url, email, body["api_key"])
+            api.user_id = body["user_id"]  # type: ignore[attr-defined]
+            people.append(api)
+        alice, bob, dave = people
+        channel = unique_name("idle-steps")
+        subscribe(owner, channel, principals=[_uid(p) for p in people])
+        first = _send(alice, channel, "before")
+        cli(proc.db, "admin", "mark-idle", "--email", str(bob.email))
+        missed = [_send(alice, channel, f"missed {i}", topic=f"t{i % 3}") for i in range(9)]
+        assert not set(missed) & _rows(proc, _uid(bob), first)
+        assert _view(bob, first, [channel]) == _view(dave, first, [channel])
+        assert set(missed) <= _rows(proc, _uid(bob), first)
+        for api in people:
+            api.close()

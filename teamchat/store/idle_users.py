@@ -135,6 +135,35 @@ async def catch_up(tx: Tx, user_ids: Iterable[int]) -> int:
     return written
 
 
+async def watermark(conn: Conn, user_id: int) -> int | None:
+    """The user's watermark (None: not idle)."""
+    row = await conn.fetchone(
+        "SELECT complete_through FROM idle_user WHERE user_id = ?", (user_id,)
+    )
+    return None if row is None else int(row[0])
+
+
+async def newest_message_id(conn: Conn) -> int:
+    row = await conn.fetchone(f"SELECT {_NEWEST}")
+    return int(row[0]) if row else 0
+
+
+async def catch_up_through(tx: Tx, user_id: int, through: int) -> int:
+    """Write out the idle user's implied rows of messages up to `through` and move their
+    watermark there (one step of a long catch-up); return how many rows were written."""
+    scope = "i.user_id = ? AND m.id <= ?"
+    written = await tx.execute_rowcount(
+        "INSERT INTO user_message (user_id, message_id, flags)"
+        f" SELECT implied.user_id, implied.id, 0 FROM ({implied_rows_sql(scope)}) implied",
+        (user_id, through),
+    )
+    await tx.execute(
+        "UPDATE idle_user SET complete_through = ? WHERE user_id = ? AND complete_through < ?",
+        (through, user_id, through),
+    )
+    return written
+
+
 async def wake(tx: Tx, user_ids: Iterable[int]) -> int:
     """These users are back: write out their implied rows; they are idle no longer.
     Return how many rows were written."""

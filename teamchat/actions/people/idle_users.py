@@ -26,9 +26,19 @@ async def is_idle(conn: Conn, user_id: int) -> bool:
 
 
 async def wake(rt: Runtime, user_id: int) -> int:
-    """The user is back: write out their missing rows; return how many were written."""
-    async with rt.db.write() as tx:
-        return await idle_store.wake(tx, [user_id])
+    """The user is back: write out their missing rows; return how many were written.
+    Each step leaves the rule exact (the watermark moves past what it wrote); the last
+    one ends the idleness, and only then does the caller's request go on."""
+    step = max(1, rt.settings.idle_catch_up_step)
+    written = 0
+    while True:
+        async with rt.db.write() as tx:
+            mark = await idle_store.watermark(tx, user_id)
+            if mark is None:
+                return written
+            if await idle_store.newest_message_id(tx) - mark <= step:
+                return written + await idle_store.wake(tx, [user_id])
+            written += await idle_store.catch_up_through(tx, user_id, mark + step)
 
 
 async def wake_if_idle(rt: Runtime, user_id: int) -> None:
