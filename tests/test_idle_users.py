@@ -214,7 +214,8 @@ def test_mark_idle_command_errors(server: ServerProcess) -> None:
     assert result.returncode == 1 and "--days must be at least 1" in result.stderr
     result = cli(server.db, "admin", "mark-idle", "--email", "nobody@example.com", check=False)
     assert result.returncode == 1 and "No user with email" in result.stderr
-    assert "people made idle" in cli(server.db, "admin", "mark-idle", "--days", "3650").stdout
+    # Everyone here joined today: nobody has been away for ten years.
+    assert "0 people made idle" in cli(server.db, "admin", "mark-idle", "--days", "3650").stdout
 
 
 def test_export_holds_the_rows_of_idle_members(
@@ -236,20 +237,46 @@ def test_export_holds_the_rows_of_idle_members(
     assert plain not in _rows(server, _uid(bob), plain)  # the export only reads
 
 
+def _people(proc: ServerProcess, owner: Api, names: tuple[str, ...]) -> list[Api]:
+    """Members of a server of the test's own, logged in."""
+    people = []
+    for name in names:
+        email = f"{name.replace(' ', '').lower()}@example.com"
+        owner.ok("POST", "/users", email=email, password="pw-123456-long", full_name=name)
+        with Api(proc.url) as anonymous:
+            body = anonymous.ok("POST", "/fetch_api_key", username=email, password="pw-123456-long")
+        api = Api(proc.url, email, body["api_key"])
+        api.user_id = body["user_id"]  # type: ignore[attr-defined]
+        people.append(api)
+    return people
+
+
+def test_people_away_for_days_become_idle_once(start_server: Callable[..., ServerProcess]) -> None:
+    proc = start_server()
+    with Api(proc.url, proc.owner_email, proc.owner_key) as owner:
+        alice, bob = people = _people(proc, owner, ("Days A", "Days B"))
+        channel = unique_name("idle-days")
+        subscribe(owner, channel, principals=[_uid(p) for p in people])
+        # Bob joined long ago and never showed presence; everyone else joined today.
+        with sqlite3.connect(proc.db) as conn:
+            conn.execute("UPDATE users SET date_joined = 0 WHERE id = ?", (_uid(bob),))
+        assert "1 people made idle" in cli(proc.db, "admin", "mark-idle", "--days", "30").stdout
+        missed = _send(alice, channel, "while Bob is away")
+        assert missed not in _rows(proc, _uid(bob), missed)
+        body = bob.ok("GET", "/messages", anchor="newest", num_before=1, num_after=0,
+                      narrow=[{"operator": "is", "operand": "unread"}])  # fmt: skip
+        assert [m["id"] for m in body["messages"]] == [missed]
+        # Back now (by the API, still without presence): not made idle again right away.
+        assert "0 people made idle" in cli(proc.db, "admin", "mark-idle", "--days", "30").stdout
+        assert _send(alice, channel, "Bob is back") in _rows(proc, _uid(bob), missed)
+        for api in people:
+            api.close()
+
+
 def test_a_long_absence_is_written_out_in_steps(start_server: Callable[..., ServerProcess]) -> None:
     proc = start_server({"TEAMCHAT_IDLE_CATCH_UP_STEP": "2"})
     with Api(proc.url, proc.owner_email, proc.owner_key) as owner:
-        people = []
-        for name in ("Step A", "Step B", "Step D"):
-            email = f"{name.replace(' ', '').lower()}@example.com"
-            owner.ok("POST", "/users", email=email, password="pw-123456-long", full_name=name)
-            with Api(proc.url) as anonymous:
-                body = anonymous.ok(
-                    "POST", "/fetch_api_key", username=email, password="pw-123456-long"
-                )
-            api = Api(proc.url, email, body["api_key"])
-            api.user_id = body["user_id"]  # type: ignore[attr-defined]
-            people.append(api)
+        people = _people(proc, owner, ("Step A", "Step B", "Step D"))
         alice, bob, dave = people
         channel = unique_name("idle-steps")
         subscribe(owner, channel, principals=[_uid(p) for p in people])

@@ -197,15 +197,26 @@ async def freeze_messages(tx: Tx, message_ids: Iterable[int]) -> None:
     )
 
 
+async def note_return(tx: Tx, user_id: int, now: int) -> None:
+    """Remember when the user came back (see idle_candidates)."""
+    await tx.execute(
+        "INSERT INTO idle_user_return (user_id, returned_at) VALUES (?, ?)"
+        " ON CONFLICT (user_id) DO UPDATE SET returned_at = excluded.returned_at",
+        (user_id, now),
+    )
+
+
 async def idle_candidates(conn: Conn, before: int) -> list[int]:
     """Active people (not bots) who are not idle yet and showed no sign of activity since
-    `before` (a Unix time): joined before it, and their presence (active or connected)
-    is older or absent."""
+    `before` (a Unix time): joined before it, their presence (active or connected) is older
+    or absent, and they did not come back from being idle since."""
     rows = await conn.fetchall(
         "SELECT u.id FROM users u LEFT JOIN user_presence p ON p.user_id = u.id"
         " WHERE u.is_active = 1 AND u.is_bot = 0 AND u.date_joined < ?"
         " AND coalesce(p.last_active_time, 0) < ? AND coalesce(p.last_connected_time, 0) < ?"
-        " AND NOT EXISTS (SELECT 1 FROM idle_user i WHERE i.user_id = u.id) ORDER BY u.id",
-        (before, before, before),
+        " AND NOT EXISTS (SELECT 1 FROM idle_user i WHERE i.user_id = u.id)"
+        " AND NOT EXISTS (SELECT 1 FROM idle_user_return r WHERE r.user_id = u.id"
+        "  AND r.returned_at >= ?) ORDER BY u.id",
+        (before, before, before, before),
     )
     return [int(r[0]) for r in rows]

@@ -37,6 +37,7 @@ async def wake(rt: Runtime, user_id: int) -> int:
             if mark is None:
                 return written
             if await idle_store.newest_message_id(tx) - mark <= step:
+                await idle_store.note_return(tx, user_id, rt.now())
                 return written + await idle_store.wake(tx, [user_id])
             written += await idle_store.catch_up_through(tx, user_id, mark + step)
 

@@ -13,3 +13,10 @@ CREATE TABLE idle_user (
 CREATE TABLE message_rows_complete (
     message_id INTEGER PRIMARY KEY REFERENCES message(id) ON DELETE CASCADE
 );
+
+-- When each person last came back from being idle: someone active without presence (a
+-- script using the API) is made idle again at most once per idle period.
+CREATE TABLE idle_user_return (
+    user_id     INTEGER PRIMARY KEY REFERENCES users(id),
+    returned_at INTEGER NOT NULL
+);
