@@ -8,7 +8,9 @@ over many pages), then times the body of the send transaction the way
 subscriber's flags (no flags: unread, the common case). Prints, per channel size and idle
 share, the median of `--sends` transactions: the statements (what the issue calls SQLite
 time; wall clock, and this thread's CPU time, which a busy machine inflates much less) and
-the whole transaction with its COMMIT (synchronous=FULL: mostly the disk).
+the whole transaction with its COMMIT (synchronous=FULL: mostly the disk); and the time to
+read who holds the last message with their flags (edits, reactions and deletions read it;
+with idle people it adds their implied rows).
 
 Usage: python scripts/bench_recipients.py [--sends 200] [--history 300]
 """
@@ -81,6 +83,20 @@ async def _send(
     return elapsed, cpu
 
 
+async def _holders_ms(rt: Runtime, runs: int = 50) -> float:
+    """Median ms to read who holds the newest message and their flags (what edits,
+    reactions and deletions read; implied rows of idle people included)."""
+    times = []
+    async with rt.db.read() as conn:
+        row = await conn.fetchone("SELECT max(id) FROM message")
+        assert row is not None
+        for _ in range(runs):
+            started = time.perf_counter()
+            await flag_store.message_user_flags(conn, [int(row[0])])
+            times.append(time.perf_counter() - started)
+    return statistics.median(times) * 1e3
+
+
 async def _set_idle(rt: Runtime, members: list[int], share: float) -> None:
     assert idle_store is not None
     async with rt.db.write() as tx:
@@ -109,7 +125,7 @@ async def run(sends: int, history: int) -> None:
             print(f"load average {os.getloadavg()[0]:.2f}; {sends} sends per figure; "
                   f"history {history} messages per channel")  # fmt: skip
             print(f"{'recipients':>10} {'idle':>5} {'statements ms':>14} {'cpu ms':>8}"
-                  f" {'with commit ms':>15}")  # fmt: skip
+                  f" {'with commit ms':>15} {'holders ms':>11}")  # fmt: skip
             shares = IDLE_SHARES if idle_store is not None else (0.0,)
             for stream_id, recipient_id, members in channels:
                 for share in shares:
@@ -123,8 +139,9 @@ async def run(sends: int, history: int) -> None:
                         body.append(wall)
                         cpu.append(used)
                     ms = [statistics.median(v) * 1e3 for v in (body, cpu, total)]
+                    holders = await _holders_ms(rt) if idle_store is not None else 0.0
                     print(f"{len(members):>10} {share:>5.0%} {ms[0]:>14.3f} {ms[1]:>8.3f}"
-                          f" {ms[2]:>15.3f}")  # fmt: skip
+                          f" {ms[2]:>15.3f} {holders:>11.3f}")  # fmt: skip
         finally:
             await rt.close()
 

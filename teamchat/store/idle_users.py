@@ -88,12 +88,21 @@ async def plain_rows_left_out(tx: Tx, stream_id: int, user_ids: Iterable[int]) -
     return {int(r[0]) for r in rows}
 
 
-async def implied_for_messages(conn: Conn, message_ids: Iterable[int]) -> list[tuple[int, int]]:
-    """(user id, message id) of the implied rows of these messages."""
+async def implied_unless_written(conn: Conn, message_ids: Iterable[int]) -> list[tuple[int, int]]:
+    """(user id, message id) of these messages that the rule implies unless a row is
+    written for them: the caller, who has read the written rows of these messages, drops
+    those (cheaper than a primary-key probe per idle subscriber)."""
     message_ids = list(message_ids)
     if not message_ids or not await any_idle(conn):
         return []
-    rows = await conn.fetchall(implied_rows_sql(f"m.id IN ({_ids(message_ids)})"))
+    rows = await conn.fetchall(
+        "SELECT i.user_id, m.id FROM message m"
+        " JOIN stream st ON st.recipient_id = m.recipient_id"
+        " JOIN subscription s ON s.stream_id = st.id AND s.active = 1"
+        " JOIN idle_user i ON i.user_id = s.user_id AND m.id > i.complete_through"
+        f" WHERE m.id IN ({_ids(message_ids)})"
+        " AND NOT EXISTS (SELECT 1 FROM message_rows_complete c WHERE c.message_id = m.id)"
+    )
     return [(int(r[0]), int(r[1])) for r in rows]
 
 

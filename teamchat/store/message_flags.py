@@ -30,7 +30,7 @@ async def message_user_ids(conn: Conn, message_id: int) -> list[int]:
     rows = await conn.fetchall(
         "SELECT user_id FROM user_message WHERE message_id = ? ORDER BY user_id", (message_id,)
     )
-    implied = await idle_users.implied_for_messages(conn, [message_id])
+    implied = await idle_users.implied_unless_written(conn, [message_id])
     return sorted({int(r[0]) for r in rows} | {user_id for user_id, _ in implied})
 
 
@@ -45,8 +45,8 @@ async def message_user_flags(conn: Conn, message_ids: Iterable[int]) -> dict[int
     result: dict[int, dict[int, int]] = {}
     for user_id, message_id, bits in rows:
         result.setdefault(int(user_id), {})[int(message_id)] = int(bits)
-    for user_id, message_id in await idle_users.implied_for_messages(conn, message_ids):
-        result.setdefault(user_id, {})[message_id] = 0
+    for user_id, message_id in await idle_users.implied_unless_written(conn, message_ids):
+        result.setdefault(user_id, {}).setdefault(message_id, 0)
     return result
 
 
