@@ -37,7 +37,7 @@ from teamchat.cli.common import (
 )
 from teamchat.cli.server import (
     PortUnavailableError,
-    bind_socket,
+    claim,
     install_logging,
     run_server,
     site_url,
@@ -49,7 +49,7 @@ from teamchat.lib import logsafe, passwords
 from teamchat.lib import sandbox_fixtures as fx
 from teamchat.runtime import Runtime
 from teamchat.store import realm as realm_store
-from teamchat.store.backup import LockError, ServerLock
+from teamchat.store.backup import LockError
 from teamchat.store.migrations import NotOurDatabaseError
 
 WARNING = (
@@ -125,17 +125,10 @@ def _default_zuliprc_dir(db_path: Path, temporary: bool) -> Path:
 
 def _serve_sandbox(settings: Settings, folder: Path) -> None:
     try:  # before seeding: a busy port is one line of error
-        sock = bind_socket(settings)
-    except PortUnavailableError as exc:
-        raise fail(str(exc)) from None
-    lock = ServerLock(settings.db_path)
-    try:
-        lock.acquire()
-    except LockError as exc:
-        sock.close()
+        sock, lock = claim(settings)
+    except (PortUnavailableError, LockError) as exc:
         raise fail(str(exc)) from None
     try:
-        lock.note_url(site_url(settings))
         install_logging(settings)
         console.print(f"teamchat sandbox: database {settings.db_path.resolve()}", soft_wrap=True)
         started = time.monotonic()

@@ -1,9 +1,10 @@
 """Image thumbnails as Zulip 9+ makes them: the formats, reading an upload's header, and making
 each thumbnail with Pillow. Pure functions over bytes; the caller runs them off the event loop.
 
-Untrusted images are bounded before any pixel is decoded: only PNG, GIF, JPEG and WebP
-decoders are allowed, the header's dimensions are checked against MAX_PIXELS (a decompression
-bomb is refused from its header alone), and animations decode at most ANIMATION_MAX_PIXELS.
+Untrusted images are bounded before any pixel is decoded: only PNG, GIF, JPEG, WebP and HEIC
+(libheif, through pillow-heif) decoders are allowed, the header's dimensions are checked
+against MAX_PIXELS (a decompression bomb is refused from its header alone), and animations
+decode at most ANIMATION_MAX_PIXELS.
 """
 
 from __future__ import annotations
@@ -13,9 +14,14 @@ import re
 from dataclasses import dataclass
 from typing import Final
 
+import pillow_heif
 from PIL import Image, ImageOps, ImageSequence, UnidentifiedImageError
 
-from teamchat.lib.images import sniff_image_type
+from teamchat.lib.images import HEIF_SNIFF_BYTES, sniff_heic, sniff_image_type
+
+# libheif keeps its own limits on image size and memory (security limits, left on); it applies
+# a HEIC's rotation itself and reports orientation 1, so probe() never turns it twice.
+pillow_heif.register_heif_opener()
 
 # zulip-compat: Zulip refuses images above 90 million pixels; a decoded RGBA image of that size
 # takes 360 MB, so teamchat stops at 50 million (an 8160x6120 phone photo still fits).
@@ -25,7 +31,7 @@ MAX_PIXELS: Final = 50_000_000
 ANIMATION_MAX_PIXELS: Final = MAX_PIXELS // 3
 MAX_FRAMES: Final = 300
 WEBP_QUALITY: Final = 80
-_DECODERS: Final = ("PNG", "GIF", "JPEG", "WEBP")
+_DECODERS: Final = ("PNG", "GIF", "JPEG", "WEBP", "HEIF")
 # Pillow's own bomb check (above 89 million pixels: a warning, above twice that: an error) runs
 # first; probe() then refuses every image over MAX_PIXELS from its header, before decoding.
 _PILLOW_BOMB = (Image.DecompressionBombError, Image.DecompressionBombWarning)
@@ -64,6 +70,13 @@ THUMBNAIL_FORMATS: Final = (
 )
 
 
+# zulip-compat: TRANSCODED_IMAGE_FORMAT, made besides the thumbnails for image types browsers
+# do not show (HEIC): the full picture in WebP, at most this size (turned for a portrait).
+TRANSCODED_FORMAT: Final = ThumbnailFormat("webp", 4032, 3024, animated=False)
+# zulip-compat: the image types of INLINE_MIME_TYPES that teamchat decodes.
+BROWSER_IMAGE_TYPES: Final = frozenset({"image/png", "image/gif", "image/jpeg", "image/webp"})
+
+
 def server_thumbnail_formats() -> list[dict[str, object]]:
     """`server_thumbnail_formats` of POST /register."""
     return [
@@ -78,9 +91,28 @@ def default_format(animated: bool) -> ThumbnailFormat:
     return next(f for f in THUMBNAIL_FORMATS if f.animated == animated)
 
 
-def formats_for(frames: int) -> tuple[ThumbnailFormat, ...]:
-    """The formats made for an image of `frames` frames (animated ones only for animations)."""
-    return tuple(f for f in THUMBNAIL_FORMATS if frames > 1 or not f.animated)
+def formats_for(
+    frames: int, content_type: str = "image/png", width: int = 1, height: int = 1
+) -> tuple[ThumbnailFormat, ...]:
+    """The formats made for an image of `frames` frames (animated ones only for animations),
+    plus the transcoded full picture for a type browsers do not show (Zulip's
+    missing_thumbnails)."""
+    made = tuple(f for f in THUMBNAIL_FORMATS if frames > 1 or not f.animated)
+    if content_type in BROWSER_IMAGE_TYPES:
+        return made
+    big = TRANSCODED_FORMAT
+    if height > width:
+        big = ThumbnailFormat(big.extension, big.max_height, big.max_width, big.animated)
+    return (*made, big)
+
+
+def transcoded_name(content_type: str, names: tuple[str, ...]) -> str | None:
+    """The format name of the transcoded full picture among an image's stored thumbnails
+    (Zulip's get_transcoded_format: the largest one made), or None for browser types."""
+    if content_type in BROWSER_IMAGE_TYPES:
+        return None
+    stored = [f for f in map(ThumbnailFormat.parse, names) if f is not None]
+    return max(stored, key=lambda f: f.max_width * f.max_height).name if stored else None
 
 
 @dataclass(frozen=True)
@@ -118,9 +150,9 @@ def _open(data: bytes) -> Image.Image:
 def probe(data: bytes) -> ImageInfo:
     """Read only the header of `data`: an ImageInfo, or BadImageError (not an image we decode,
     or more pixels than MAX_PIXELS)."""
-    content_type = sniff_image_type(data[:16])
+    content_type = sniff_image_type(data[:16]) or sniff_heic(data[:HEIF_SNIFF_BYTES])
     if content_type is None:
-        raise BadImageError("not a PNG, GIF, JPEG or WebP image")
+        raise BadImageError("not a PNG, GIF, JPEG, WebP or HEIC image")
     with _open(data) as image:
         width, height = image.size
         if width < 1 or height < 1 or width * height > MAX_PIXELS:
@@ -139,7 +171,8 @@ def make_thumbnails(data: bytes, info: ImageInfo) -> list[Thumbnail]:
     """Every thumbnail `formats_for(info.frames)` lists; BadImageError if decoding fails
     (truncated or corrupt data)."""
     try:
-        return [_make(data, info, fmt) for fmt in formats_for(info.frames)]
+        formats = formats_for(info.frames, info.content_type, info.width, info.height)
+        return [_make(data, info, fmt) for fmt in formats]
     except (OSError, ValueError, SyntaxError, EOFError) as error:
         raise BadImageError(str(error)) from None
 
@@ -192,8 +225,10 @@ def _animation_frames(
 
 __all__ = [
     "ANIMATION_MAX_PIXELS",
+    "BROWSER_IMAGE_TYPES",
     "MAX_PIXELS",
     "THUMBNAIL_FORMATS",
+    "TRANSCODED_FORMAT",
     "BadImageError",
     "ImageInfo",
     "Thumbnail",
@@ -203,4 +238,5 @@ __all__ = [
     "make_thumbnails",
     "probe",
     "server_thumbnail_formats",
+    "transcoded_name",
 ]

@@ -21,7 +21,8 @@ ALLOWED_TAGS = frozenset(
     }
 )
 ALLOWED_ATTRIBUTES = {
-    "a": {"href", "class", "data-stream-id", "title", "style"},
+    # data-id: a video preview's YouTube id, or an oEmbed player's markup (kept as text).
+    "a": {"href", "class", "data-id", "data-stream-id", "title", "style"},
     "span": {"class", "data-user-id", "data-user-group-id", "aria-label", "role", "title"},
     "img": {
         *("alt", "class", "src", "title", "data-animated", "data-original-content-type"),
@@ -48,7 +49,7 @@ ALLOWED_CLASSES = {
             *("codehilite", "spoiler-block", "spoiler-header", "spoiler-content"),
             *("message_embed", "data-container", "message_embed_title"),
             "message_embed_description",
-            "message_inline_image",
+            *("message_inline_image", "youtube-video", "embed-video"),
         }
     ),
 }
@@ -59,6 +60,7 @@ _DIGITS_RE = re.compile(r"[0-9]+")
 _FIXED_VALUES = {"aria-hidden": "true", "role": "img", "data-animated": "true"}
 _DIMENSIONS_RE = re.compile(r"[0-9]{1,6}x[0-9]{1,6}")
 _CONTENT_TYPE_RE = re.compile(r"image/[a-z0-9.+-]{1,40}")
+_FORMAT_NAME_RE = re.compile(r"[0-9]{1,5}x[0-9]{1,5}(?:-anim)?\.webp")
 # zulip-compat: the preview image of a message_embed is a CSS background (through camo).
 _EMBED_STYLE_RE = re.compile(r'background-image: url\("/external_content/[0-9a-f]+/[0-9a-f]+"\)')
 
@@ -84,6 +86,8 @@ def _filter_attribute(tag: str, attribute: str, value: str) -> str | None:
         return _filter_style(tag, value)
     if attribute == "data-original-dimensions":
         return value if _DIMENSIONS_RE.fullmatch(value) else None
+    if attribute == "data-transcoded-image":
+        return value if _FORMAT_NAME_RE.fullmatch(value) else None
     if attribute == "data-original-content-type":
         return value if _CONTENT_TYPE_RE.fullmatch(value) else None
     if attribute in _FIXED_VALUES:
