@@ -30,7 +30,7 @@ from litestar.utils.scope.state import ScopeState
 
 from teamchat.actions.people.auth import refund_api_rate_limit
 from teamchat.errors import ZulipError
-from teamchat.http import message_flags, messages, presence, reactions, typing, users
+from teamchat.http import events, message_flags, messages, presence, reactions, typing, users
 from teamchat.http.auth import check_api_access, identify
 from teamchat.http.params import Params
 from teamchat.runtime import Runtime
@@ -67,6 +67,7 @@ LEAN_ROUTES = [
     LeanRoute(reactions.remove_reaction, "DELETE"),
     LeanRoute(typing.set_typing_status, "POST"),
     LeanRoute(presence.update_presence, "POST"),
+    LeanRoute(events.register_queue, "POST"),
 ]
 _STATIC = {(r.method, r.static_path): r for r in LEAN_ROUTES if r.static_path is not None}
 _PATTERNED = [r for r in LEAN_ROUTES if r.static_path is None]
