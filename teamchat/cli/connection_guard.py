@@ -249,15 +249,22 @@ class GuardedHttpProtocol(HttpToolsProtocol):
         throttled.warning(message, *args)
 
 
-def guarded_protocol(limits: Limits, forwarded_allow_ips: str | list[str]) -> type[Any]:
-    """A protocol class for uvicorn.Config(http=...) enforcing `limits` (one per server)."""
+def guarded_protocol(
+    limits: Limits,
+    forwarded_allow_ips: str | list[str],
+    base: type[GuardedHttpProtocol] = GuardedHttpProtocol,
+    **attributes: Any,
+) -> type[Any]:
+    """A protocol class for uvicorn.Config(http=...) enforcing `limits` (one per server):
+    `base` (or a subclass of it) with these class attributes."""
     return type(
         "TeamchatHttpProtocol",
-        (GuardedHttpProtocol,),
+        (base,),
         {
             "limits": limits,
             "trusted": _Trusted(forwarded_allow_ips),
             "per_ip": Counter(),
             "refusals": {},
+            **attributes,
         },
     )

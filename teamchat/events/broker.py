@@ -17,7 +17,7 @@ import msgspec
 
 from teamchat.errors import BadEventQueueIdError
 from teamchat.events.internal import targets_queue
-from teamchat.events.queue import ClientCapabilities, EventQueue
+from teamchat.events.queue import ClientCapabilities, EventQueue, Waiter
 from teamchat.events.types import Event, JsonDict
 
 log = logging.getLogger(__name__)
@@ -114,27 +114,45 @@ class EventBroker:
     ) -> list[bytes]:
         """Acknowledge up to `last_event_id`, then return the pending events (JSON, see
         EventQueue.wire_events) or long-poll for one."""
+        events = self.begin_poll(queue, last_event_id, dont_block=dont_block)
+        if events is not None:
+            return events
+        waiter: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        timer = self.attach(queue, waiter)
+        try:
+            await waiter
+        finally:
+            self.detach(queue, waiter, timer)
+        return queue.wire_events()
+
+    def begin_poll(
+        self, queue: EventQueue, last_event_id: int | None, *, dont_block: bool
+    ) -> list[bytes] | None:
+        """Acknowledge up to `last_event_id`; the events to answer with now, or None when the
+        poll must wait (then `attach` a waiter, and `detach` it once woken)."""
         if last_event_id is not None:
             queue.prune(last_event_id)
         queue.last_contact = self.clock()
         if queue.events or dont_block or self._closing:
             return queue.wire_events()
+        return None
+
+    def attach(self, queue: EventQueue, waiter: Waiter) -> asyncio.TimerHandle:
+        """Make `waiter` the queue's one waiter (a new poll finishes the old one) and arm its
+        heartbeat; returns the heartbeat's timer, for `detach`."""
         if queue.waiter is not None:
-            queue.wake()  # a new request finishes the old one
-        loop = asyncio.get_running_loop()
-        waiter: asyncio.Future[None] = loop.create_future()
+            queue.wake()
         queue.waiter = waiter
         timeout = self.heartbeat_secs + random.uniform(0, self.heartbeat_jitter_secs)
         # A timer rather than wait_for: no task or shield per poll.
-        timer = loop.call_later(timeout, _heartbeat, queue, waiter)
-        try:
-            await waiter
-        finally:
-            timer.cancel()
-            if queue.waiter is waiter:
-                queue.waiter = None
-            queue.last_contact = self.clock()
-        return queue.wire_events()
+        return asyncio.get_running_loop().call_later(timeout, _heartbeat, queue, waiter)
+
+    def detach(self, queue: EventQueue, waiter: Waiter, timer: asyncio.TimerHandle) -> None:
+        """The poll of `waiter` is over (woken, or its client gone)."""
+        timer.cancel()
+        if queue.waiter is waiter:
+            queue.waiter = None
+        queue.last_contact = self.clock()
 
     # -- lifecycle --------------------------------------------------------------------
     def collect_garbage(self) -> int:
@@ -159,7 +177,7 @@ class EventBroker:
             queue.wake()
 
 
-def _heartbeat(queue: EventQueue, waiter: asyncio.Future[None]) -> None:
+def _heartbeat(queue: EventQueue, waiter: Waiter) -> None:
     """A long-poll waited its time without an event: it ends with a heartbeat."""
     if queue.waiter is waiter and not waiter.done():
         queue.push({"type": "heartbeat"})  # wakes the waiter

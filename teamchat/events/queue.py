@@ -10,9 +10,9 @@ and the id spliced in when a poll takes it: a poll costs a join, not an encode.
 
 from __future__ import annotations
 
-import asyncio
 from collections import deque
 from collections.abc import Callable
+from typing import Protocol
 
 import msgspec
 
@@ -77,6 +77,15 @@ SHAPERS: dict[str, Shaper] = {}
 _encode = msgspec.json.Encoder().encode
 
 
+class Waiter(Protocol):
+    """What waits for a queue's next event: an asyncio future, or a poll answered on its
+    connection directly (http/poll_lane.py)."""
+
+    def done(self) -> bool: ...
+
+    def set_result(self, result: None, /) -> None: ...
+
+
 class EventQueue:
     """A client's queue: ids count from 0, `last_event_id` acknowledges and prunes."""
 
@@ -96,7 +105,7 @@ class EventQueue:
         self.last_contact = now
         self.next_event_id = 0
         self.events: deque[tuple[int, bytes]] = deque()
-        self.waiter: asyncio.Future[None] | None = None
+        self.waiter: Waiter | None = None
 
     def accepts(self, event: JsonDict) -> bool:
         event_type = event["type"]

@@ -30,11 +30,15 @@ _INT = re.compile(r"-?[0-9]{1,18}")
 _BOOLS = {"true": True, "false": False}
 _HEADERS = [(b"content-type", b"application/json")]
 _encode = msgspec.json.Encoder().encode
+# Authorization header -> its decoded Basic credentials (a pure function of the bytes; each
+# poll of a client sends the same header). Cleared when it grows past the cap.
+_DECODED: dict[bytes, tuple[str, str] | None] = {}
+_DECODED_CAP = 100_000
 
 
 async def answer_poll(rt: Runtime, scope: dict[str, Any], send: Any) -> bool:
     """Answer a plain poll and return True, or return False having done nothing."""
-    found = _plain_poll(rt, scope)
+    found = plain_poll(rt, scope["headers"], scope["query_string"])
     if found is None:
         return False
     user, queue, last_event_id, dont_block = found
@@ -54,12 +58,12 @@ async def answer_poll(rt: Runtime, scope: dict[str, Any], send: Any) -> bool:
     return True
 
 
-def _plain_poll(
-    rt: Runtime, scope: dict[str, Any]
+def plain_poll(
+    rt: Runtime, headers: list[tuple[bytes, bytes]], query_string: bytes
 ) -> tuple[UserRow, EventQueue, int | None, bool] | None:
     """(user, queue, last_event_id, dont_block) of a plain poll, else None."""
-    credentials = _basic_credentials(scope["headers"])
-    poll = _poll_params(scope["query_string"])
+    credentials = _basic_credentials(headers)
+    poll = _poll_params(query_string)
     if credentials is None or poll is None:
         return None
     user = cached_api_user(rt, *credentials)
@@ -84,14 +88,24 @@ def _basic_credentials(headers: list[tuple[bytes, bytes]]) -> tuple[str, str] | 
             authorization = value
         elif name in (b"content-length", b"transfer-encoding") and value != b"0":
             return None  # a body may hold parameters
-    if authorization is None or authorization[:6].lower() != b"basic ":
+    if authorization is None:
         return None
-    return decode_basic(authorization[6:].decode("latin-1"))
+    try:
+        return _DECODED[authorization]
+    except KeyError:
+        pass
+    decoded = None
+    if authorization[:6].lower() == b"basic ":
+        decoded = decode_basic(authorization[6:].decode("latin-1"))
+    if len(_DECODED) >= _DECODED_CAP:
+        _DECODED.clear()
+    _DECODED[authorization] = decoded
+    return decoded
 
 
 def _poll_params(query_string: bytes) -> tuple[str, int | None, bool] | None:
     """(queue_id, last_event_id, dont_block) if the query holds only those, plainly written."""
-    params = parse_qsl(query_string.decode("latin-1"), keep_blank_values=True)
+    params = _parse_query(query_string.decode("latin-1"))
     values = dict(params)
     if len(values) != len(params) or not values.keys() <= _PARAMS or "queue_id" not in values:
         return None
@@ -102,3 +116,16 @@ def _poll_params(query_string: bytes) -> tuple[str, int | None, bool] | None:
     if dont_block is None:
         return None
     return values["queue_id"], int(last_event_id) if last_event_id is not None else None, dont_block
+
+
+def _parse_query(query: str) -> list[tuple[str, str]]:
+    """parse_qsl(query, keep_blank_values=True), without its unquoting where nothing is
+    quoted (a client's polls never quote anything)."""
+    if "%" in query or "+" in query:
+        return parse_qsl(query, keep_blank_values=True)
+    params = []
+    for piece in query.split("&"):
+        if piece:
+            name, _, value = piece.partition("=")
+            params.append((name, value))
+    return params

@@ -1,0 +1,135 @@
+"""Fan-out benchmark: one sender at `--rate` msg/s to a channel of N long-polling listeners.
+
+The fan-out rows of scripts/bench_load.py on their own, with what wall-clock latency on a
+shared machine cannot show: the server's CPU per message (all of its deliveries, from
+/proc/PID/stat) and the driver's own CPU per message (this process parses every delivery,
+so on a 2-core machine its cost is part of every send -> receive figure). With `--profile
+DIR`, py-spy records the server (samples holding the GIL) during each size's first run (raw
+collapsed stacks; the top frames by own time are printed).
+
+With `--compare SRC` (a checkout of another version, e.g. `git archive main | tar -x -C SRC`),
+each run measures that version's server and then this one's, one after the other, so the
+two see the same machine state; the rows give each one's medians.
+
+Usage: python scripts/bench_fanout.py [--listeners 100,1000] [--secs 5] [--runs 3] [--rate 20]
+                                      [--profile DIR] [--compare SRC]
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import collections
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+from scripts.bench_load import (  # noqa: E402
+    DRIVER_CORE,
+    World,
+    build_world,
+    fan_out,
+    free_port,
+    proc_stat,
+    start_teamchat,
+)
+
+
+def top_frames(raw: Path, count: int = 15) -> list[tuple[float, str]]:
+    """(share of samples, frame) of the frames with the most own time in a py-spy raw file."""
+    own: collections.Counter[str] = collections.Counter()
+    total = 0
+    for line in raw.read_text().splitlines():
+        stack, _, samples = line.rpartition(" ")
+        if not stack:
+            continue
+        frame = stack.rsplit(";", 1)[-1]
+        own[frame] += int(samples)
+        total += int(samples)
+    return [(n / max(total, 1), frame) for frame, n in own.most_common(count)]
+
+
+def measure(
+    port: int, pid: int, world: World, size: int, args: argparse.Namespace, profile: Path | None
+) -> tuple[float, ...]:
+    """(p50, p99, delivered, expected, server CPU ms/msg, driver CPU ms/msg) of one run."""
+    spy = None
+    if profile is not None and shutil.which("py-spy"):
+        profile.parent.mkdir(parents=True, exist_ok=True)
+        spy = subprocess.Popen(
+            ["py-spy", "record", "-p", str(pid), "-r", "200", "--gil", "-f", "raw",
+             "-o", str(profile), "-d", str(int(args.secs + 3))],
+            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+        )  # fmt: skip
+    cpu0, _ = proc_stat(pid)
+    me0 = time.process_time()
+    p50, p99, got, expected = asyncio.run(fan_out(port, world, size, args.rate, args.secs))
+    messages = int(args.rate * args.secs) + 1
+    server_ms = (proc_stat(pid)[0] - cpu0) * 1000 / messages
+    driver_ms = (time.process_time() - me0) * 1000 / messages
+    if spy is not None and profile is not None:
+        spy.wait(60)
+        for share, frame in top_frames(profile):
+            print(f"  {size}: {share:6.1%}  {frame}")
+    return p50, p99, got, expected, server_ms, driver_ms
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--listeners", default="100,1000")
+    parser.add_argument("--secs", type=float, default=5)
+    parser.add_argument("--runs", type=int, default=3)
+    parser.add_argument("--rate", type=float, default=20)
+    parser.add_argument("--profile", type=Path, default=None)
+    parser.add_argument("--compare", type=Path, default=None)
+    args = parser.parse_args()
+    os.sched_setaffinity(0, {int(DRIVER_CORE)})
+    sizes = [int(n) for n in args.listeners.split(",") if n]
+    variants = {"this": os.environ.get("PYTHONPATH", "")}
+    if args.compare is not None:
+        variants = {"other": str(args.compare.resolve()), **variants}
+    print(f"load average before: {os.getloadavg()[0]:.2f}")
+    results: dict[tuple[str, int], list[tuple[float, ...]]] = collections.defaultdict(list)
+    with tempfile.TemporaryDirectory() as tmp:
+        workdir = Path(tmp)
+        db = workdir / "teamchat.db"
+        world = asyncio.run(build_world(db, max(sizes) + 1))
+        for run in range(args.runs):
+            for name, source in variants.items():
+                os.environ["PYTHONPATH"] = source
+                port = free_port()
+                server = start_teamchat(db, port, workdir)
+                try:
+                    time.sleep(1)
+                    for size in sizes:
+                        profile = None
+                        if args.profile is not None and run == 0:
+                            profile = args.profile / f"fanout-{name}-{size}.txt"
+                        result = measure(port, server.pid, world, size, args, profile)
+                        results[name, size].append(result)
+                        print(name, size, [round(x, 1) for x in result], flush=True)
+                finally:
+                    server.terminate()
+                    server.wait(15)
+    print(f"load average after: {os.getloadavg()[0]:.2f}")
+    print("| version | figure | teamchat | notes |\n|---|---|---|---|")
+    for (name, size), runs in results.items():
+        med = [statistics.median(r[i] for r in runs) for i in (0, 1, 4, 5)]
+        got, expected = sum(r[2] for r in runs), sum(r[3] for r in runs)
+        print(
+            f"| {name} | fan-out, {size} listeners, {args.rate:g} msg/s "
+            f"| p50 {med[0]:.1f} ms, p99 {med[1]:.1f} ms "
+            f"| {got:,}/{expected:,} delivered; server CPU {med[2]:.1f} ms/msg; "
+            f"driver CPU {med[3]:.1f} ms/msg |"
+        )
+
+
+if __name__ == "__main__":
+    main()
