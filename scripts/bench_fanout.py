@@ -31,8 +31,10 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
+import scripts.bench_load as bench_load  # noqa: E402
 from scripts.bench_load import (  # noqa: E402
     DRIVER_CORE,
+    Http,
     World,
     build_world,
     fan_out,
@@ -40,6 +42,22 @@ from scripts.bench_load import (  # noqa: E402
     proc_stat,
     start_teamchat,
 )
+
+ACKS: list[float] = []  # ms from each send to its acknowledgement
+
+
+class TimedHttp(Http):
+    """The driver's client, timing the sends' acknowledgements (fan_out's sender)."""
+
+    async def request(self, method: str, path: str, form: str = "") -> tuple[int, bytes]:
+        started = time.perf_counter()
+        answer = await super().request(method, path, form)
+        if method == "POST" and path.endswith("/messages"):
+            ACKS.append((time.perf_counter() - started) * 1000)
+        return answer
+
+
+bench_load.Http = TimedHttp  # type: ignore[misc]
 
 
 def top_frames(raw: Path, count: int = 15) -> list[tuple[float, str]]:
@@ -59,7 +77,8 @@ def top_frames(raw: Path, count: int = 15) -> list[tuple[float, str]]:
 def measure(
     port: int, pid: int, world: World, size: int, args: argparse.Namespace, profile: Path | None
 ) -> tuple[float, ...]:
-    """(p50, p99, delivered, expected, server CPU ms/msg, driver CPU ms/msg) of one run."""
+    """(p50, p99, delivered, expected, server CPU ms/msg, driver CPU ms/msg, ack p50, ack p99)
+    of one run."""
     spy = None
     if profile is not None and shutil.which("py-spy"):
         profile.parent.mkdir(parents=True, exist_ok=True)
@@ -70,6 +89,7 @@ def measure(
         )  # fmt: skip
     cpu0, _ = proc_stat(pid)
     me0 = time.process_time()
+    ACKS.clear()
     p50, p99, got, expected = asyncio.run(fan_out(port, world, size, args.rate, args.secs))
     messages = int(args.rate * args.secs) + 1
     server_ms = (proc_stat(pid)[0] - cpu0) * 1000 / messages
@@ -78,7 +98,9 @@ def measure(
         spy.wait(60)
         for share, frame in top_frames(profile):
             print(f"  {size}: {share:6.1%}  {frame}")
-    return p50, p99, got, expected, server_ms, driver_ms
+    acks = sorted(ACKS)
+    ack_p99 = statistics.quantiles(acks, n=100)[98] if len(acks) > 1 else float("nan")
+    return p50, p99, got, expected, server_ms, driver_ms, statistics.median(acks), ack_p99
 
 
 def main() -> None:
@@ -121,13 +143,13 @@ def main() -> None:
     print(f"load average after: {os.getloadavg()[0]:.2f}")
     print("| version | figure | teamchat | notes |\n|---|---|---|---|")
     for (name, size), runs in results.items():
-        med = [statistics.median(r[i] for r in runs) for i in (0, 1, 4, 5)]
+        med = [statistics.median(r[i] for r in runs) for i in (0, 1, 4, 5, 6, 7)]
         got, expected = sum(r[2] for r in runs), sum(r[3] for r in runs)
         print(
             f"| {name} | fan-out, {size} listeners, {args.rate:g} msg/s "
             f"| p50 {med[0]:.1f} ms, p99 {med[1]:.1f} ms "
             f"| {got:,}/{expected:,} delivered; server CPU {med[2]:.1f} ms/msg; "
-            f"driver CPU {med[3]:.1f} ms/msg |"
+            f"driver CPU {med[3]:.1f} ms/msg; send ack p50 {med[4]:.1f} ms, p99 {med[5]:.1f} ms |"
         )
 
 

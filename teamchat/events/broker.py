@@ -16,12 +16,13 @@ from collections.abc import Callable, Iterable, Mapping
 import msgspec
 
 from teamchat.errors import BadEventQueueIdError
-from teamchat.events.internal import targets_queue
+from teamchat.events.internal import FOR_QUEUE
 from teamchat.events.queue import ClientCapabilities, EventQueue, Waiter
 from teamchat.events.types import Event, JsonDict
 
 log = logging.getLogger(__name__)
 _encode = msgspec.json.Encoder().encode
+_UNDECIDED = object()
 
 # Per-user extra fields merged into one recipient's copy (e.g. a message's flags).
 Audience = Iterable[int] | Mapping[int, JsonDict]
@@ -44,6 +45,8 @@ class EventBroker:
         self.max_idle_timeout_secs = max_idle_timeout_secs
         self.queues: dict[str, EventQueue] = {}
         self.queues_by_user: dict[int, list[EventQueue]] = {}
+        # user id -> how many of their queues were registered with all_public_streams.
+        self._public_watchers: dict[int, int] = {}
         self._closing = False
 
     # -- queues -----------------------------------------------------------------------
@@ -56,6 +59,8 @@ class EventBroker:
         queue = EventQueue(queue_id, user_id, caps, idle_timeout_secs=timeout, now=self.clock())
         self.queues[queue_id] = queue
         self.queues_by_user.setdefault(user_id, []).append(queue)
+        if caps.all_public_streams:
+            self._public_watchers[user_id] = self._public_watchers.get(user_id, 0) + 1
         return queue
 
     def access(self, queue_id: str, user_id: int) -> EventQueue:
@@ -65,8 +70,15 @@ class EventBroker:
             raise BadEventQueueIdError(queue_id)
         return queue
 
+    def public_stream_watchers(self) -> set[int]:
+        """The users with a live queue registered with all_public_streams."""
+        return set(self._public_watchers)
+
     def delete(self, queue: EventQueue) -> None:
-        self.queues.pop(queue.queue_id, None)
+        if self.queues.pop(queue.queue_id, None) is not None and queue.caps.all_public_streams:
+            left = self._public_watchers.pop(queue.user_id, 0) - 1
+            if left > 0:
+                self._public_watchers[queue.user_id] = left
         user_queues = self.queues_by_user.get(queue.user_id, [])
         if queue in user_queues:
             user_queues.remove(queue)
@@ -89,25 +101,37 @@ class EventBroker:
         """
         payload = event if isinstance(event, dict) else msgspec.to_builtins(event)
         extras = audience if isinstance(audience, Mapping) else None
+        target = payload.get(FOR_QUEUE)
+        target_id = target.get("queue_id") if isinstance(target, dict) else None
         copies: dict[tuple[object, ...], bytes | None] = {}
+        merged: dict[bytes, JsonDict] = {}  # one merged payload per distinct extras
+        extra_keys: dict[int, bytes] = {}  # id of an extras dict (alive meanwhile) -> JSON
+        queues_by_user = self.queues_by_user
         for user_id in audience:
-            queues = self.queues_by_user.get(user_id)
+            queues = queues_by_user.get(user_id)
             if not queues:
                 continue
-            user_payload = payload
+            extra = extras[user_id] if extras is not None else None
             extra_key = b""
-            if extras is not None and extras[user_id]:
-                extra_key = _encode(extras[user_id])
-                user_payload = {**payload, **extras[user_id]}
+            if extra:
+                # Audiences often share one extras dict among many users: encode it once.
+                extra_key = extra_keys.get(id(extra), b"")
+                if not extra_key:
+                    extra_key = extra_keys[id(extra)] = _encode(extra)
             for queue in queues:
-                key = (queue.caps, extra_key, targets_queue(payload, queue.queue_id))
-                if key in copies:
-                    body = copies[key]
-                else:
+                # caps hash once per queue (cache_hash); equal caps are one copy.
+                key = (queue.caps, extra_key, queue.queue_id == target_id)
+                body = copies.get(key, _UNDECIDED)
+                if body is _UNDECIDED:
+                    user_payload = payload
+                    if extra:
+                        user_payload = merged.get(extra_key) or merged.setdefault(
+                            extra_key, {**payload, **extra}
+                        )
                     body = queue.encode(user_payload) if queue.accepts(user_payload) else None
                     copies[key] = body
                 if body is not None:
-                    queue.push_encoded(body)
+                    queue.push_encoded(body)  # type: ignore[arg-type]
 
     async def get_events(
         self, queue: EventQueue, last_event_id: int | None, *, dont_block: bool

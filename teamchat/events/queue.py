@@ -22,7 +22,7 @@ from teamchat.lib.api_types import JsonDict
 LEGACY_SETTINGS_EVENTS = frozenset({"update_display_settings", "update_global_notifications"})
 
 
-class ClientCapabilities(msgspec.Struct, frozen=True, kw_only=True):
+class ClientCapabilities(msgspec.Struct, frozen=True, kw_only=True, cache_hash=True):
     """Everything a client declared at POST /register that changes what it receives."""
 
     event_types: frozenset[str] | None = None
