@@ -31,9 +31,10 @@ _BOOLS = {"true": True, "false": False}
 _HEADERS = [(b"content-type", b"application/json")]
 _encode = msgspec.json.Encoder().encode
 # Authorization header -> its decoded Basic credentials (a pure function of the bytes; each
-# poll of a client sends the same header). Cleared when it grows past the cap.
-_DECODED: dict[bytes, tuple[str, str] | None] = {}
-_DECODED_CAP = 100_000
+# poll of a client sends the same header), for credentials that authenticated. Cleared when
+# it grows past the cap.
+_DECODED: dict[bytes, tuple[str, str]] = {}
+_DECODED_CAP = 10_000
 
 
 async def answer_poll(rt: Runtime, scope: dict[str, Any], send: Any) -> bool:
@@ -62,13 +63,24 @@ def plain_poll(
     rt: Runtime, headers: list[tuple[bytes, bytes]], query_string: bytes
 ) -> tuple[UserRow, EventQueue, int | None, bool] | None:
     """(user, queue, last_event_id, dont_block) of a plain poll, else None."""
-    credentials = _basic_credentials(headers)
+    authorization = _authorization(headers)
     poll = _poll_params(query_string)
-    if credentials is None or poll is None:
+    if authorization is None or poll is None:
+        return None
+    credentials = _DECODED.get(authorization)
+    known = credentials is not None
+    if credentials is None and authorization[:6].lower() == b"basic ":
+        credentials = decode_basic(authorization[6:].decode("latin-1"))
+    if credentials is None:
         return None
     user = cached_api_user(rt, *credentials)
     if user is None:
         return None
+    if not known:
+        # Only credentials that authenticated are remembered: nobody fills this with junk.
+        if len(_DECODED) >= _DECODED_CAP:
+            _DECODED.clear()
+        _DECODED[authorization] = credentials
     queue_id, last_event_id, dont_block = poll
     queue = rt.broker.queues.get(queue_id)
     if queue is None or queue.user_id != user.id:
@@ -80,27 +92,15 @@ def plain_poll(
     return user, queue, last_event_id, dont_block
 
 
-def _basic_credentials(headers: list[tuple[bytes, bytes]]) -> tuple[str, str] | None:
-    """(username, API key) of a request with Basic credentials and no body, else None."""
+def _authorization(headers: list[tuple[bytes, bytes]]) -> bytes | None:
+    """The Authorization header of a request with no body, else None."""
     authorization = None
     for name, value in headers:
         if name == b"authorization":
             authorization = value
         elif name in (b"content-length", b"transfer-encoding") and value != b"0":
             return None  # a body may hold parameters
-    if authorization is None:
-        return None
-    try:
-        return _DECODED[authorization]
-    except KeyError:
-        pass
-    decoded = None
-    if authorization[:6].lower() == b"basic ":
-        decoded = decode_basic(authorization[6:].decode("latin-1"))
-    if len(_DECODED) >= _DECODED_CAP:
-        _DECODED.clear()
-    _DECODED[authorization] = decoded
-    return decoded
+    return authorization
 
 
 def _poll_params(query_string: bytes) -> tuple[str, int | None, bool] | None:
