@@ -1,11 +1,12 @@
 """Fan-out benchmark: one sender at `--rate` msg/s to a channel of N long-polling listeners.
 
 The fan-out rows of scripts/bench_load.py on their own, with what wall-clock latency on a
-shared machine cannot show: the server's CPU per message (all of its deliveries, from
-/proc/PID/stat) and the driver's own CPU per message (this process parses every delivery,
-so on a 2-core machine its cost is part of every send -> receive figure). With `--profile
-DIR`, py-spy records the server (samples holding the GIL) during each size's first run (raw
-collapsed stacks; the top frames by own time are printed).
+shared machine cannot show: the server's CPU per message (the send and all of its
+deliveries, from /proc/PID/stat, from the first send on) and the driver's own CPU per
+message (this process parses every delivery, so on a 2-core machine its cost is part of
+every send -> receive figure), and the sends' acknowledgement times. With `--profile
+DIR`, py-spy records the server (samples holding the GIL) during each size's first run, from
+the first send on (raw collapsed stacks; the top frames by own time are printed).
 
 With `--compare SRC` (a checkout of another version, e.g. `git archive main | tar -x -C SRC`),
 each run measures that version's server and then this one's, one after the other, so the
@@ -28,6 +29,7 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
@@ -44,12 +46,21 @@ from scripts.bench_load import (  # noqa: E402
 )
 
 ACKS: list[float] = []  # ms from each send to its acknowledgement
+# This run's server pid, and from its first send on: the server's CPU seconds then, the py-spy
+# command to start then and its process.
+SPY: dict[str, Any] = {}
 
 
 class TimedHttp(Http):
     """The driver's client, timing the sends' acknowledgements (fan_out's sender)."""
 
     async def request(self, method: str, path: str, form: str = "") -> tuple[int, bytes]:
+        if method == "POST" and "cpu0" not in SPY:
+            SPY["cpu0"] = proc_stat(SPY["pid"])[0]
+            if "command" in SPY:
+                SPY["process"] = subprocess.Popen(
+                    SPY["command"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
+                )
         started = time.perf_counter()
         answer = await super().request(method, path, form)
         if method == "POST" and path.endswith("/messages"):
@@ -79,21 +90,20 @@ def measure(
 ) -> tuple[float, ...]:
     """(p50, p99, delivered, expected, server CPU ms/msg, driver CPU ms/msg, ack p50, ack p99)
     of one run."""
-    spy = None
+    SPY.clear()
+    SPY["pid"] = pid
     if profile is not None and shutil.which("py-spy"):
         profile.parent.mkdir(parents=True, exist_ok=True)
-        spy = subprocess.Popen(
-            ["py-spy", "record", "-p", str(pid), "-r", "200", "--gil", "-f", "raw",
-             "-o", str(profile), "-d", str(int(args.secs + 3))],
-            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-        )  # fmt: skip
-    cpu0, _ = proc_stat(pid)
+        # Started by the first send, once every listener has registered.
+        SPY["command"] = ["py-spy", "record", "-p", str(pid), "-r", "200", "--gil", "-f", "raw",
+                          "-o", str(profile), "-d", str(int(args.secs + 2))]  # fmt: skip
     me0 = time.process_time()
     ACKS.clear()
     p50, p99, got, expected = asyncio.run(fan_out(port, world, size, args.rate, args.secs))
     messages = int(args.rate * args.secs) + 1
-    server_ms = (proc_stat(pid)[0] - cpu0) * 1000 / messages
+    server_ms = (proc_stat(pid)[0] - SPY["cpu0"]) * 1000 / messages  # registering excluded
     driver_ms = (time.process_time() - me0) * 1000 / messages
+    spy = SPY.get("process")
     if spy is not None and profile is not None:
         spy.wait(60)
         for share, frame in top_frames(profile):
