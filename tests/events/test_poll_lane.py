@@ -280,3 +280,23 @@ def test_polls_on_many_connections_are_all_woken_by_one_message(
         reader.join(15)
     assert done == ["all of you"] * len(queues)
     assert_success(bob.get("/users/me"))
+
+
+def test_shutdown_answers_a_waiting_poll_and_closes_its_connection(
+    start_server: Callable[..., ServerProcess],
+) -> None:
+    proc = start_server({"TEAMCHAT_HEARTBEAT_SECS": "60"})
+    with Api(proc.url, proc.owner_email, proc.owner_key) as owner:
+        queue_id = register(owner, event_types=["message"])
+        conn = Conn(proc, owner)
+        try:
+            conn.send(poll_target(queue_id, last_event_id="-1"))
+            time.sleep(0.5)
+            started = time.monotonic()
+            assert proc.stop() == 0
+            head, body = conn.response()
+            assert head[0] == "HTTP/1.1 200 OK" and json.loads(body)["events"] == []
+            assert conn.sock.recv(1) == b""  # then the connection is closed
+            assert time.monotonic() - started < 10
+        finally:
+            conn.close()
