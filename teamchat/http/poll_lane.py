@@ -46,14 +46,17 @@ class PollLane:
 
     def __init__(self, app_state: Any) -> None:
         self.app_state = app_state  # the app's state: its `rt` exists once the app started
+        self.rt: Runtime | None = None
         self.ready: list[DirectPoll] = []
         self.scheduled = False
 
     def prepare(self, headers: list[tuple[bytes, bytes]], query_string: bytes) -> Prepared | None:
         """What a plain poll needs (it is one), else None: the ASGI app answers it."""
-        rt: Runtime | None = getattr(self.app_state, "rt", None)
+        rt = self.rt
         if rt is None:
-            return None
+            rt = self.rt = getattr(self.app_state, "rt", None)
+            if rt is None:
+                return None  # not started yet
         found = plain_poll(rt, headers, query_string)
         return None if found is None else (rt, *found)
 
