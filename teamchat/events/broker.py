@@ -48,6 +48,11 @@ class EventBroker:
         # user id -> how many of their queues were registered with all_public_streams.
         self._public_watchers: dict[int, int] = {}
         self._closing = False
+        # Queues with a waiting poll; one sweep timer gives those past their time a heartbeat
+        # (at most `_sweep_secs` late).
+        self._waiting: set[EventQueue] = set()
+        self._sweeper: asyncio.TimerHandle | None = None
+        self._sweep_secs = min(1.0, heartbeat_secs / 4)
 
     # -- queues -----------------------------------------------------------------------
     def allocate(
@@ -142,11 +147,11 @@ class EventBroker:
         if events is not None:
             return events
         waiter: asyncio.Future[None] = asyncio.get_running_loop().create_future()
-        timer = self.attach(queue, waiter)
+        self.attach(queue, waiter)
         try:
             await waiter
         finally:
-            self.detach(queue, waiter, timer)
+            self.detach(queue, waiter)
         return queue.wire_events()
 
     def begin_poll(
@@ -161,22 +166,38 @@ class EventBroker:
             return queue.wire_events()
         return None
 
-    def attach(self, queue: EventQueue, waiter: Waiter) -> asyncio.TimerHandle:
-        """Make `waiter` the queue's one waiter (a new poll finishes the old one) and arm its
-        heartbeat; returns the heartbeat's timer, for `detach`."""
+    def attach(self, queue: EventQueue, waiter: Waiter) -> None:
+        """Make `waiter` the queue's one waiter (a new poll finishes the old one); it gets a
+        heartbeat if nothing else wakes it within its time."""
         if queue.waiter is not None:
             queue.wake()
         queue.waiter = waiter
-        timeout = self.heartbeat_secs + random.uniform(0, self.heartbeat_jitter_secs)
-        # A timer rather than wait_for: no task or shield per poll.
-        return asyncio.get_running_loop().call_later(timeout, _heartbeat, queue, waiter)
+        loop = asyncio.get_running_loop()
+        jitter = random.uniform(0, self.heartbeat_jitter_secs)
+        queue.heartbeat_at = loop.time() + self.heartbeat_secs + jitter
+        self._waiting.add(queue)
+        if self._sweeper is None:
+            self._sweeper = loop.call_later(self._sweep_secs, self._sweep)
 
-    def detach(self, queue: EventQueue, waiter: Waiter, timer: asyncio.TimerHandle) -> None:
+    def detach(self, queue: EventQueue, waiter: Waiter) -> None:
         """The poll of `waiter` is over (woken, or its client gone)."""
-        timer.cancel()
         if queue.waiter is waiter:
             queue.waiter = None
+            self._waiting.discard(queue)
         queue.last_contact = self.clock()
+
+    def _sweep(self) -> None:
+        """Heartbeats for the polls that waited their time: one timer for every waiting poll,
+        instead of a loop timer created and cancelled per poll."""
+        self._sweeper = None
+        loop = asyncio.get_running_loop()
+        now = loop.time()
+        for queue in [q for q in self._waiting if q.heartbeat_at <= now]:
+            self._waiting.discard(queue)
+            if queue.waiter is not None and not queue.waiter.done():
+                queue.push({"type": "heartbeat"})  # wakes the waiter
+        if self._waiting:
+            self._sweeper = loop.call_later(self._sweep_secs, self._sweep)
 
     # -- lifecycle --------------------------------------------------------------------
     def collect_garbage(self) -> int:
@@ -199,12 +220,6 @@ class EventBroker:
         self._closing = True
         for queue in self.queues.values():
             queue.wake()
-
-
-def _heartbeat(queue: EventQueue, waiter: Waiter) -> None:
-    """A long-poll waited its time without an event: it ends with a heartbeat."""
-    if queue.waiter is waiter and not waiter.done():
-        queue.push({"type": "heartbeat"})  # wakes the waiter
 
 
 class NullBroker(EventBroker):

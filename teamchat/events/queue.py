@@ -106,6 +106,7 @@ class EventQueue:
         self.next_event_id = 0
         self.events: deque[tuple[int, bytes]] = deque()
         self.waiter: Waiter | None = None
+        self.heartbeat_at = 0.0  # loop time when a waiting poll gets its heartbeat
 
     def accepts(self, event: JsonDict) -> bool:
         event_type = event["type"]

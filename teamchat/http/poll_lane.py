@@ -91,7 +91,7 @@ class PollLane:
 class DirectPoll:
     """A waiting poll; the queue's waiter (see events.queue.Waiter)."""
 
-    __slots__ = ("conn", "fired", "lane", "queue", "rt", "started", "timer", "user")
+    __slots__ = ("conn", "fired", "lane", "queue", "rt", "started", "user")
 
     def __init__(
         self,
@@ -106,7 +106,7 @@ class DirectPoll:
         self.conn: Connection | None = conn
         self.started = started
         self.fired = False
-        self.timer = rt.broker.attach(queue, self)
+        rt.broker.attach(queue, self)
 
     def done(self) -> bool:
         return self.fired
@@ -123,7 +123,7 @@ class DirectPoll:
         if conn is None:
             return
         self.fired = True
-        self.rt.broker.detach(self.queue, self, self.timer)
+        self.rt.broker.detach(self.queue, self)
         conn.respond_json(_body(self.queue, self.queue.wire_events()))
         _log(self.started, self.user, longpoll=True)
 
@@ -132,7 +132,7 @@ class DirectPoll:
         if self.conn is not None:
             self.conn = None
             self.fired = True
-            self.rt.broker.detach(self.queue, self, self.timer)
+            self.rt.broker.detach(self.queue, self)
 
 
 def _body(queue: EventQueue, events: list[bytes]) -> bytes:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+from collections import deque
 
 import msgspec
 import pytest
@@ -173,12 +174,12 @@ async def test_any_waiter_is_woken_once_and_detached() -> None:
     queue = broker.allocate(1, ClientCapabilities())
     assert broker.begin_poll(queue, None, dont_block=False) is None
     waiter = RecordingWaiter()
-    timer = broker.attach(queue, waiter)
+    broker.attach(queue, waiter)
     broker.publish({"type": "custom", "n": 1}, [1])
     broker.publish({"type": "custom", "n": 2}, [1])
     assert waiter.results == 1 and queue.waiter is waiter
-    broker.detach(queue, waiter, timer)
-    assert queue.waiter is None and timer.cancelled()
+    broker.detach(queue, waiter)
+    assert queue.waiter is None
     assert [e["n"] for e in queue.contents()] == [1, 2]
     # A newer waiter finishes the one before it.
     first, second = RecordingWaiter(), RecordingWaiter()
@@ -198,3 +199,16 @@ async def test_public_stream_watchers_follow_their_queues() -> None:
     assert broker.public_stream_watchers() == {1}
     broker.delete(second)
     assert broker.public_stream_watchers() == set()
+
+
+async def test_one_sweep_gives_each_waiting_poll_its_heartbeat() -> None:
+    broker = make_broker(FakeClock(), heartbeat_secs=0.05)
+    queues = [broker.allocate(1, ClientCapabilities()) for _ in range(3)]
+    polls = [broker.get_events(q, None, dont_block=False) for q in queues[:2]]
+    late = RecordingWaiter()
+    broker.attach(queues[2], late)
+    broker.detach(queues[2], late)  # answered before its time: no heartbeat
+    answers = await asyncio.wait_for(asyncio.gather(*polls), 5)
+    assert [[msgspec.json.decode(e)["type"] for e in a] for a in answers] == [["heartbeat"]] * 2
+    await asyncio.sleep(0.1)
+    assert queues[2].events == deque() and late.results == 0
