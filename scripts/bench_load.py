@@ -5,21 +5,31 @@ The floor is a bare Litestar endpoint that parses a urlencoded form and checks H
 credentials, under uvicorn with the same options `teamchat serve` uses. The server (and the
 floor) run pinned to core 0; this driver and wrk run on core 1 (`taskset`). The organization
 is written through the store layer before the server starts: `--listeners` max + 1 users;
-sends go to a channel of ten of them (ten user_message rows a message, as in the issue's
-figures), the fan-out to a channel of everyone.
+sends go to a channel of 33 of them (33 user_message rows a message), each request from the
+next of its first 32 members in turn (N connections, 32 senders), the fan-out to a channel of
+everyone.
 
 Rows (medians of `--runs` runs of `--secs` seconds each):
 - floor: POST form + Basic auth, req/s (32 connections)
 - GET /users/me: req/s (32 connections) and its ratio to the floor
-- send, 1 / 8 / 32 senders: msg/s and acknowledgement p50 / p99 (wrk --latency)
+The floor, GET /users/me and the send rows also give the server's CPU per request and the
+floor's CPU per request divided by it ("CPU x floor"): on a busy machine the server gets
+less of its core than the driver expects, and this ratio moves far less than req/s.
+- send to a 33-member channel, 1 / 8 / 32 connections: msg/s and acknowledgement p50 / p99
+  (wrk --latency); the 32-connection row is the issue's "32 senders, 33 recipient rows"
 - fan-out to N long-polling listeners, one sender at `--rate` msg/s: p50 / p99 send->receive
   (every message must reach every listener)
 - N idle registered queues (on a freshly started server): server RSS and server CPU per
   register
 - idle RSS after start
+- cold start: a fresh `teamchat serve` process to its first answered request (`--starts`)
+- a big organization (`--bigorg people,channels,groups`, 10,000 / 1,000 / 100 by default;
+  scripts/bench_bigorg.py builds it through the store): register, GET /users, presence in
+  server CPU per request, and the web client's first load in Chromium (`--no-browser` skips it)
 
 Usage: python scripts/bench_load.py [--runs 3] [--secs 10] [--listeners 10,100,1000]
-                                    [--queues 10000] [--rate 20]
+                                    [--queues 10000] [--rate 20] [--starts 7]
+                                    [--bigorg 10000,1000,100] [--bigorg-keep PATH] [--no-browser]
 Needs wrk (Debian: apt-get install wrk).
 """
 
@@ -44,6 +54,8 @@ import msgspec
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
+from scripts import bench_bigorg  # noqa: E402
+from scripts.bench_cold_start import start_to_first_answer  # noqa: E402
 from scripts.bench_messages import add_channel, add_people  # noqa: E402
 from teamchat.config import Settings  # noqa: E402
 from teamchat.lib.passwords import random_api_key  # noqa: E402
@@ -51,6 +63,8 @@ from teamchat.runtime import Runtime  # noqa: E402
 from tests.support.server import free_port  # noqa: E402
 
 SERVER_CORE, DRIVER_CORE = "0", "1"
+SEND_CHANNEL_SIZE = 33  # recipient rows of every send
+SENDERS = 32  # the send rows' requests come from this many people in turn
 FLOOR_APP = """
 import base64, hmac
 from litestar import Litestar, Request, post
@@ -85,7 +99,7 @@ class User(msgspec.Struct):
 
 class World(msgspec.Struct):
     users: list[User]
-    stream_id: int  # "load": the first ten people (sends)
+    stream_id: int  # "load": the first SEND_CHANNEL_SIZE people (sends)
     fanout_stream_id: int  # "fan-out": everyone (fan-out)
 
 
@@ -94,7 +108,8 @@ async def build_world(db: Path, users: int) -> World:
     try:
         people = [User(*person) for person in await add_people(rt, users)]
         async with rt.db.write() as tx:
-            load = await add_channel(tx, "load", people[0].id, [p.id for p in people[:10]])
+            members = [p.id for p in people[:SEND_CHANNEL_SIZE]]
+            load = await add_channel(tx, "load", people[0].id, members)
             everyone = await add_channel(tx, "fan-out", people[0].id, [p.id for p in people])
         return World(users=people, stream_id=load.id, fanout_stream_id=everyone.id)
     finally:
@@ -210,6 +225,7 @@ class WrkResult(msgspec.Struct):
     p50_ms: float
     p99_ms: float
     errors: int
+    requests: int = 0
 
 
 def wrk(workdir: Path, url: str, connections: int, secs: float, lua: str) -> WrkResult:
@@ -221,6 +237,7 @@ def wrk(workdir: Path, url: str, connections: int, secs: float, lua: str) -> Wrk
         capture_output=True, text=True, check=True,
     ).stdout  # fmt: skip
     rate = float(re.search(r"Requests/sec:\s+([\d.]+)", out).group(1))  # type: ignore[union-attr]
+    requests = int(re.search(r"(\d+) requests in", out).group(1))  # type: ignore[union-attr]
     lat = dict(re.findall(r"^\s+(50|99)(?:\.000)?%\s+([\d.]+\w+)", out, re.M))
     errors = sum(int(n) for n in re.findall(r"Non-2xx or 3xx responses: (\d+)", out))
     errors += sum(int(n) for n in re.findall(r"(?:connect|read|write|timeout) (\d+)", out))
@@ -229,7 +246,7 @@ def wrk(workdir: Path, url: str, connections: int, secs: float, lua: str) -> Wrk
         number, unit = re.fullmatch(r"([\d.]+)(\w+)", text).groups()  # type: ignore[union-attr]
         return float(number) * UNITS[unit]
 
-    return WrkResult(rate, ms(lat["50"]), ms(lat["99"]), errors)
+    return WrkResult(rate, ms(lat["50"]), ms(lat["99"]), errors, requests)
 
 
 def lua_request(method: str, auth: str, body: str = "") -> str:
@@ -238,6 +255,20 @@ def lua_request(method: str, auth: str, body: str = "") -> str:
         wrk.body = "{body}"
         wrk.headers["Content-Type"] = "application/x-www-form-urlencoded"
         wrk.headers["Authorization"] = "{auth}"
+    """)
+
+
+def lua_senders(auths: list[str], body: str) -> str:
+    """POST `body`, each request with the next of `auths` in turn."""
+    names = ", ".join(f'"{auth}"' for auth in auths)
+    return lua_request("POST", auths[0], body) + textwrap.dedent(f"""
+        local auths = {{{names}}}
+        local n = 0
+        request = function()
+            n = n + 1
+            wrk.headers["Authorization"] = auths[n % #auths + 1]
+            return wrk.format()
+        end
     """)
 
 
@@ -338,7 +369,15 @@ def median_of(runs: int, measure: Callable[[], WrkResult]) -> WrkResult:
         statistics.median(r.p50_ms for r in results),
         statistics.median(r.p99_ms for r in results),
         sum(r.errors for r in results),
+        sum(r.requests for r in results),
     )
+
+
+def with_cpu(pid: int, measure: Callable[[], WrkResult]) -> tuple[WrkResult, float]:
+    """`measure()` and the server's CPU microseconds per request it made."""
+    cpu0, _ = proc_stat(pid)
+    result = measure()
+    return result, (proc_stat(pid)[0] - cpu0) * 1e6 / max(result.requests, 1)
 
 
 def main() -> None:
@@ -348,6 +387,13 @@ def main() -> None:
     parser.add_argument("--listeners", default="10,100,1000")
     parser.add_argument("--queues", type=int, default=10000)
     parser.add_argument("--rate", type=float, default=20)
+    parser.add_argument("--starts", type=int, default=7, help="cold starts to time (0: none)")
+    parser.add_argument(
+        "--bigorg", default="10000,1000,100",
+        help="people,channels,groups of the big organization ('' to skip it)",
+    )  # fmt: skip
+    parser.add_argument("--bigorg-keep", type=Path, default=None, help="keep/reuse its database")
+    parser.add_argument("--no-browser", action="store_true", help="skip the web client's load")
     args = parser.parse_args()
     if shutil.which("wrk") is None:
         sys.exit("wrk is needed: apt-get install wrk")
@@ -363,7 +409,8 @@ def main() -> None:
         world = asyncio.run(build_world(db, max([*sizes, 32]) + 1))
         floor_key = random_api_key()
 
-        def floor() -> float:
+        def floor() -> tuple[float, float]:
+            """(req/s, server CPU us per request)"""
             port = free_port()
             server = start_floor(workdir, port, floor_key)
             try:
@@ -371,16 +418,20 @@ def main() -> None:
                 lua = lua_request(
                     "POST", f"Basic {token}", "type=stream&to=1&topic=load&content=hello"
                 )
-                return median_of(
+                result, cpu_us = with_cpu(server.pid, lambda: median_of(
                     args.runs, lambda: wrk(workdir, f"http://127.0.0.1:{port}/floor", 32,
                                            args.secs, lua)
-                ).rate  # fmt: skip
+                ))  # fmt: skip
+                return result.rate, cpu_us
             finally:
                 server.terminate()
                 server.wait(10)
 
-        floor_start = floor()
-        rows.append(("floor (POST form + Basic auth, 32 conns)", f"{floor_start:,.0f} req/s", ""))
+        floor_start, floor_cpu = floor()
+        rows.append((
+            "floor (POST form + Basic auth, 32 conns)", f"{floor_start:,.0f} req/s",
+            f"server CPU {floor_cpu:.0f} us/request",
+        ))  # fmt: skip
         port = free_port()
         server = start_teamchat(db, port, workdir)
         try:
@@ -388,29 +439,32 @@ def main() -> None:
             rows.append(("idle RSS after start", f"{proc_stat(server.pid)[1]:.0f} MiB", ""))
             base = f"http://127.0.0.1:{port}/api/v1"
             me = world.users[0]
-            users_me = median_of(
+            users_me, me_cpu = with_cpu(server.pid, lambda: median_of(
                 args.runs,
                 lambda: wrk(workdir, f"{base}/users/me", 32, args.secs,
                             lua_request("GET", me.basic())),
-            )  # fmt: skip
+            ))  # fmt: skip
             rows.append((
                 "GET /users/me (32 conns)", f"{users_me.rate:,.0f} req/s",
-                f"{users_me.rate / floor_start:.2f} x floor",
+                f"{users_me.rate / floor_start:.2f} x floor; server CPU {me_cpu:.0f} us/request"
+                f" = {floor_cpu / me_cpu:.2f} CPU x floor",
             ))  # fmt: skip
             body = f"type=stream&to={world.stream_id}&topic=load&content=hello"
+            send_lua = lua_senders([u.basic() for u in world.users[:SENDERS]], body)
             for senders in (1, 8, 32):
                 cpu0, _ = proc_stat(server.pid)
                 t0 = time.monotonic()
-                sent = median_of(
+                sent, send_cpu = with_cpu(server.pid, lambda n=senders: median_of(
                     args.runs,
-                    lambda n=senders: wrk(workdir, f"{base}/messages", n, args.secs,
-                                          lua_request("POST", me.basic(), body)),
-                )  # fmt: skip
+                    lambda: wrk(workdir, f"{base}/messages", n, args.secs, send_lua),
+                ))  # fmt: skip
                 cpu = (proc_stat(server.pid)[0] - cpu0) / (time.monotonic() - t0)
                 rows.append((
-                    f"send, {senders} sender{'s' if senders > 1 else ''}",
+                    f"send to {SEND_CHANNEL_SIZE} members, {senders} connection"
+                    + ("s" if senders > 1 else ""),
                     f"{sent.rate:,.0f} msg/s (p50 {sent.p50_ms:.1f} ms, p99 {sent.p99_ms:.1f} ms)",
-                    f"{sent.rate / floor_start:.2f} x floor; server CPU {cpu:.2f}"
+                    f"{sent.rate / floor_start:.2f} x floor; server CPU {cpu:.2f} of a core,"
+                    f" {send_cpu:.0f} us/message = {floor_cpu / send_cpu:.2f} CPU x floor"
                     + (f"; {sent.errors} errors" if sent.errors else ""),
                 ))  # fmt: skip
             for size in sizes:
@@ -441,8 +495,36 @@ def main() -> None:
         finally:
             server.terminate()
             server.wait(15)
-        floor_end = floor()
-        rows.append(("floor again at the end", f"{floor_end:,.0f} req/s", ""))
+        if args.starts:
+            # Cold start: a fresh process on the (already migrated) database to its first 200.
+            command = ["--db", str(db), "serve"]
+            starts = [start_to_first_answer(command) for _ in range(args.starts)]
+            rows.append((
+                "cold start to the first answered request",
+                f"{statistics.median(w for w, _ in starts) * 1000:.0f} ms",
+                f"server CPU {statistics.median(c for _, c in starts) * 1000:.0f} ms"
+                f" (median of {args.starts})",
+            ))  # fmt: skip
+        if args.bigorg:
+            people, channels, groups = (int(n) for n in args.bigorg.split(","))
+            big = bench_bigorg.parser().parse_args([
+                "--people", str(people), "--channels", str(channels), "--groups", str(groups),
+                "--runs", str(max(args.runs * 3, 5)), "--server-core", SERVER_CORE,
+                *(["--keep", str(args.bigorg_keep)] if args.bigorg_keep else []),
+                *(["--no-browser"] if args.no_browser else []),
+            ])  # fmt: skip
+            for figure, value, notes in bench_bigorg.run(big):
+                cpu_ms = re.search(r"([0-9.]+) ms (?:server )?CPU", f"{value} {notes}")
+                ratio = (
+                    f"; = {float(cpu_ms.group(1)) * 1000 / floor_cpu:.0f} floor requests of CPU"
+                    if cpu_ms else ""
+                )  # fmt: skip
+                rows.append((figure, value, notes + ratio))
+        floor_end, floor_end_cpu = floor()
+        rows.append((
+            "floor again at the end", f"{floor_end:,.0f} req/s",
+            f"server CPU {floor_end_cpu:.0f} us/request",
+        ))  # fmt: skip
     print()
     print("| figure | teamchat | notes |\n|---|---|---|")
     for row in rows:

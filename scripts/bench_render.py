@@ -1,12 +1,18 @@
 """Measure the Markdown renderer: render a realistic mix of messages and print messages/second.
 
 Usage: python scripts/bench_render.py [--messages 2000] [--rounds 3] [--by-kind] [--images]
+                                      [--root CHECKOUT]
 The mix: short chat lines, mentions, channel links, emoji, links, linkifiers, lists, quotes,
 code blocks and the odd long message, rendered with a realm of 200 users and 50 channels.
---by-kind prints the cost of one message of each kind instead: plain text (no code or math),
-a highlighted code block, a bare domain, and math (a new formula, and one seen before).
+--by-kind prints the cost of one message of each kind instead, as the median CPU time of one
+render (this thread's CPU, so other processes on a shared machine count for little): the
+mix, plain text, a highlighted code block, math (a new formula, and one seen before), links
+(a URL, a bare domain, a named link), images (another site's, an upload), video links
+(YouTube, Vimeo) and a global time; every kind with image previews on.
 With --images, every message links an image (another site's, or an upload, linked or with
 `![alt](url)`), rendered with image previews on where the renderer has them.
+--root renders with another checkout's teamchat (e.g. the main branch) for an A/B
+comparison: run both, interleaved, and compare the medians.
 """
 
 from __future__ import annotations
@@ -14,11 +20,14 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import random
+import statistics
 import sys
 import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
+if "--root" in sys.argv[:-1]:
+    ROOT = Path(sys.argv[sys.argv.index("--root") + 1]).resolve()
 sys.path.insert(0, str(ROOT))
 from teamchat.render.markdown import (  # noqa: E402
     Linkifier,
@@ -105,36 +114,46 @@ def build_messages(count: int, rng: random.Random, templates: list[str]) -> list
 
 
 KINDS = {
-    "plain (no code or math)": [t for t in TEMPLATES if "```" not in t],
+    "mix (the templates above)": TEMPLATES,
+    "plain (no code or math)": [t for t in TEMPLATES if "```" not in t and "http" not in t],
     "code block (Python)": [
         "```python\ndef handler(request):\n    return {{'status': {issue}}}\n```"
     ],
-    "bare domain": ["the docs are at docs.example.com/{issue} now"],
     "math, seen before": ["the area is $$\\pi r^2$$"],
+    "link (URL)": ["see https://github.com/example/project/pull/{issue} for it"],
+    "link (bare domain)": ["the docs are at docs.example.com/{issue} now"],
+    "link (named)": ["see [the doc](https://docs.example.com/schema/{issue})"],
+    "image (other site)": ["look at this https://example.com/photos/{issue}.png"],
+    "image (upload)": ["[shot.png](/user_uploads/2/ab/{issue}/shot.png)"],
+    "video (YouTube)": ["watch https://www.youtube.com/watch?v=dQw4w9Wg{issue}&t=42s"],
+    "video (Vimeo)": ["watch https://vimeo.com/7697{issue}"],
+    "global time": ["meet at <time:2025-01-31T15:00:00+01:00>, not <time:31 Dec 10:00 CET>"],
 }
 
 
-def best_micros(contents: list[str], ctx: RenderContext, repeat: int = 7) -> float:
-    """The best time over `repeat` runs to render each of `contents`, in microseconds."""
-    best = float("inf")
+def cpu_median_micros(contents: list[str], ctx: RenderContext, repeat: int = 5) -> float:
+    """The median CPU time of one render over `repeat` passes over `contents`, in µs."""
+    samples = []
     for _ in range(repeat):
-        start = time.perf_counter()
         for content in contents:
+            start = time.thread_time_ns()
             render_markdown(content, ctx)
-        best = min(best, (time.perf_counter() - start) / len(contents))
-    return best * 1e6
+            samples.append(time.thread_time_ns() - start)
+    return statistics.median(samples) / 1000
 
 
 def by_kind(ctx: RenderContext, rng: random.Random) -> None:
-    """Print the cost of one message of each kind."""
+    """Print the median CPU cost of one message of each kind."""
     for kind, templates in KINDS.items():
         contents = [
             rng.choice(templates).format(user="User 7", stream="team 3", issue=rng.randint(1, 99))
             for _ in range(200)
         ]
-        print(f"{kind:28s} {best_micros(contents, ctx):8.0f} µs/message")
+        kind_ctx = with_image_previews(ctx, contents)
+        print(f"{kind:28s} {cpu_median_micros(contents, kind_ctx):8.0f} µs CPU/message (median)")
     fresh = [f"$$x^{{{n}}} + \\frac{{a}}{{{n}}}$$" for n in range(50)]
-    print(f"{'math, a new formula':28s} {best_micros(fresh, ctx, repeat=1):8.0f} µs/message")
+    cost = cpu_median_micros(fresh, ctx, repeat=1)
+    print(f"{'math, a new formula':28s} {cost:8.0f} µs CPU/message (median)")
 
 
 def main() -> None:
@@ -144,6 +163,7 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--by-kind", action="store_true")
     parser.add_argument("--images", action="store_true", help="only messages with images")
+    parser.add_argument("--root", help="render with this checkout's teamchat (read on import)")
     args = parser.parse_args()
     rng = random.Random(42)
     ctx = build_context(rng)

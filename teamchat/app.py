@@ -54,7 +54,7 @@ from teamchat.errors import (
     ZulipError,
 )
 from teamchat.events.broker import cancel_task
-from teamchat.http import event_polls, html
+from teamchat.http import event_polls, html, lean
 from teamchat.http.auth import json_to_api, provide_runtime, provide_user, route_takes
 from teamchat.http.params import Params
 from teamchat.http.poll_lane import PollLane
@@ -173,7 +173,7 @@ def with_access_log(app: ASGIApp) -> ASGIApp:
                     status,
                     (time.perf_counter() - started) * 1000,
                     escape_controls(str(state.get("user_email", "-"))),
-                    " long-poll" if state.get("longpoll") else "",
+                    " long-poll" if state.get("longpoll") else " lean" if state.get("lean") else "",
                 )
 
     return middleware
@@ -204,6 +204,17 @@ class TeamchatLitestar(Litestar):
             ):
                 return
             scope = json_to_api(scope)
+            rt: Runtime = self.state.rt
+            try:
+                if rt.settings.lean_routes and await lean.answer(rt, self, scope, receive, send):  # type: ignore[arg-type]
+                    return
+            except Exception as exc:  # a lean handler's unexpected error: answered once, here
+                if scope["state"].get("lean"):
+                    raise  # the answer had started
+                request: Request[Any, Any, Any] = Request(scope, receive)  # type: ignore[arg-type]
+                response = error_response(request, exc).to_asgi_response(None, request)
+                await response(scope, receive, send)  # type: ignore[arg-type]
+                return
             send = html.with_page_headers(send)  # type: ignore[arg-type]
         await super().__call__(scope, receive, send)
 

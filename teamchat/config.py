@@ -99,6 +99,12 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
     login_ip_rate_limit: RateLimit = RateLimit(max_requests=30, window_secs=1800)
     invitation_link_validity_minutes: int = 14400
     max_file_upload_size_mib: int = 25
+    # Where upload bytes (files, thumbnails, avatars, custom emoji, exports) are kept:
+    # "database" (in the database file), a directory (local or a shared NFS mount), or
+    # "s3://bucket/prefix" (S3-compatible storage; credentials from the usual AWS variables).
+    uploads: str = "database"
+    s3_endpoint_url: str | None = None
+    s3_region: str | None = None
     push_service_url: str | None = None
     # The server's credentials at the push service (Zulip's ZULIP_ORG_ID / ZULIP_ORG_KEY),
     # sent as HTTP Basic authentication when both are set.
@@ -131,6 +137,10 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
     keep_alive_timeout_secs: int = 5
     max_connections: int = 4000
     max_connections_per_ip: int = 256
+    # The hottest routes (a send, GET /users/me...) skip the framework's routing when the
+    # request is plain (http/lean.py); off, every request takes the ordinary route (the same
+    # answers, slower: for comparing the two).
+    lean_routes: bool = True
 
     @classmethod
     def from_env(cls, db_path: Path | None = None, **overrides: object) -> Settings:
@@ -166,6 +176,9 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
             "login_ip_rate_limit": ("TEAMCHAT_LOGIN_IP_RATE_LIMIT", RateLimit.parse),
             "invitation_link_validity_minutes": ("TEAMCHAT_INVITATION_LINK_VALIDITY_MINUTES", int),
             "max_file_upload_size_mib": ("TEAMCHAT_MAX_FILE_UPLOAD_SIZE_MIB", int),
+            "uploads": ("TEAMCHAT_UPLOADS", str),
+            "s3_endpoint_url": ("TEAMCHAT_S3_ENDPOINT_URL", str),
+            "s3_region": ("TEAMCHAT_S3_REGION", str),
             "push_service_url": ("TEAMCHAT_PUSH_SERVICE_URL", str),
             "push_service_org_id": ("TEAMCHAT_PUSH_SERVICE_ORG_ID", str),
             "push_service_org_key": ("TEAMCHAT_PUSH_SERVICE_ORG_KEY", str),
@@ -187,6 +200,10 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
             "keep_alive_timeout_secs": ("TEAMCHAT_KEEP_ALIVE_TIMEOUT_SECS", int),
             "max_connections": ("TEAMCHAT_MAX_CONNECTIONS", int),
             "max_connections_per_ip": ("TEAMCHAT_MAX_CONNECTIONS_PER_IP", int),
+            "lean_routes": (
+                "TEAMCHAT_LEAN_ROUTES",
+                lambda text: text.strip().lower() in TRUE_WORDS,
+            ),
         }
         if env.get("TEAMCHAT_URL_PREVIEW_ALLOW_PRIVATE"):  # the setting's former name
             readers["outbound_allow_private"] = (

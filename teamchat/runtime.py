@@ -1,4 +1,5 @@
-"""Runtime: the one object actions receive (database, broker, settings, clock, limiters)."""
+"""Runtime: the one object actions receive (database, broker, settings, clock, limiters,
+the upload store)."""
 
 from __future__ import annotations
 
@@ -16,6 +17,7 @@ from teamchat.lib.password_guard import PasswordGuard
 from teamchat.lib.ratelimit import RateLimiter
 from teamchat.records import UserRow
 from teamchat.store import change_log, server_settings
+from teamchat.store.blobs import AsyncBlobs, open_blob_store
 from teamchat.store.db import Database
 from teamchat.store.watcher import DataVersionWatcher
 
@@ -65,6 +67,13 @@ class Runtime:
             max_connections=settings.outbound_max_connections,
             max_per_sender=settings.outbound_max_per_sender,
         )
+        # Where upload bytes go when not in the database (actions/upload_bytes.py).
+        blob_store = open_blob_store(
+            settings.uploads,
+            s3_endpoint_url=settings.s3_endpoint_url,
+            s3_region=settings.s3_region,
+        )
+        self.blobs = AsyncBlobs(blob_store) if blob_store is not None else None
         # Work started by actions that outlives their request (outgoing webhooks).
         self.background: set[asyncio.Task[None]] = set()
 
@@ -131,6 +140,8 @@ class Runtime:
             task.cancel()
         await asyncio.gather(*self.background, return_exceptions=True)
         self.outbound.close()
+        if self.blobs is not None:
+            await self.blobs.close()
         try:
             await self.flush_change_log()
         finally:

@@ -4,9 +4,7 @@ the SSRF guard, size limit and image check, never from the server's own network 
 from __future__ import annotations
 
 import re
-import threading
 from collections.abc import Callable, Iterator
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import httpx
 import pytest
@@ -15,49 +13,22 @@ from teamchat.lib.camo import camo_url, verified_url
 from tests.support import images
 from tests.support.api import Api
 from tests.support.channels import stream_id, subscribe, unique_name
+from tests.support.listeners import Site
 from tests.support.server import ServerProcess
 
 CAT = images.png(30, 20)
 CAMO_SRC_RE = re.compile(r'<img src="(/external_content/[0-9a-f]+/[0-9a-f]+)">')
 
 
-class ImageSite:
-    def __init__(self) -> None:
-        self.hits: list[str] = []
-        site = self
-
-        class Handler(BaseHTTPRequestHandler):
-            def do_GET(self) -> None:
-                site.hits.append(self.path)
-                body, kind = {
-                    "/cat.png": (CAT, "image/png"),
-                    "/fake.png": (b"<html>not an image</html>", "image/png"),
-                    "/huge.png": (CAT + b"\0" * (11 * 1024 * 1024), "image/png"),
-                }.get(self.path, (b"", "text/plain"))
-                if self.path == "/moved.png":
-                    self.send_response(302)
-                    self.send_header("Location", "/cat.png")
-                    self.end_headers()
-                    return
-                self.send_response(200 if body else 404)
-                self.send_header("Content-Type", kind)
-                self.send_header("Content-Length", str(len(body)))
-                self.end_headers()
-                self.wfile.write(body)
-
-            def log_message(self, *args: object) -> None:
-                pass
-
-        self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self.url = f"http://127.0.0.1:{self.server.server_address[1]}"
-        threading.Thread(target=self.server.serve_forever, daemon=True).start()
-
-
 @pytest.fixture
-def site() -> Iterator[ImageSite]:
-    running = ImageSite()
-    yield running
-    running.server.shutdown()
+def site() -> Iterator[Site]:
+    pages = {
+        "/cat.png": ("image/png", CAT),
+        "/fake.png": ("image/png", b"<html>not an image</html>"),
+        "/huge.png": ("image/png", CAT + b"\0" * (11 * 1024 * 1024)),
+    }
+    with Site(pages, redirects={"/moved.png": "/cat.png"}) as running:
+        yield running
 
 
 def test_camo_urls_are_zulips_and_verified() -> None:
@@ -84,7 +55,7 @@ def _preview_src(api: Api, content: str) -> str:
 
 
 def test_linked_image_is_shown_through_the_proxy(
-    start_server: Callable[..., ServerProcess], site: ImageSite
+    start_server: Callable[..., ServerProcess], site: Site
 ) -> None:
     server = start_server({"TEAMCHAT_URL_PREVIEW_ALLOW_PRIVATE": "1"})
     owner = Api(server.url, server.owner_email, server.owner_key)
@@ -112,7 +83,7 @@ def test_linked_image_is_shown_through_the_proxy(
 
 
 def test_the_proxy_refuses_the_servers_own_network_by_default(
-    start_server: Callable[..., ServerProcess], site: ImageSite
+    start_server: Callable[..., ServerProcess], site: Site
 ) -> None:
     # The shared test server allows private targets (its tests reach their own listeners).
     server = start_server({"TEAMCHAT_OUTBOUND_ALLOW_PRIVATE": "0"})

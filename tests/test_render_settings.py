@@ -4,6 +4,7 @@ on (the sender's translate_emoticons, the realm's default_code_block_language)."
 from __future__ import annotations
 
 from collections.abc import Callable
+from datetime import UTC, datetime
 
 import pytest
 
@@ -79,3 +80,14 @@ def test_sent_message_stores_the_rendered_math(writer: Api) -> None:
     sent = writer.ok("POST", "/messages", type="stream", to=stream, topic="m", content="$$a$$")
     message = writer.ok("GET", f"/messages/{sent['id']}")["message"]
     assert message["content"].startswith('<p><span class="katex">')
+
+
+def test_a_time_without_a_date_is_on_the_day_it_is_sent(writer: Api) -> None:
+    before = datetime.now(UTC).date()
+    html = rendered(writer, "<time:10:00> <time:Dec 31 9:30 PKT> <time:soon>")
+    after = datetime.now(UTC).date()
+    days = {f"{day.isoformat()}T10:00:00Z" for day in (before, after)}
+    found = html.split('datetime="', 1)[1].split('"', 1)[0]
+    assert found in days
+    assert f'<time datetime="{before.year}-12-31T04:30:00Z">Dec 31 9:30 PKT</time>' in html
+    assert html.endswith('<span class="timestamp-error">Invalid time format: soon</span></p>')

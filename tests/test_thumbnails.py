@@ -190,6 +190,38 @@ def test_hostile_images_are_shown_as_files(
     user.ok("GET", "/users/me")
 
 
+def test_heic_photos_get_thumbnails_and_broken_ones_are_files(
+    server: ServerProcess, make_user: Callable[..., Api]
+) -> None:
+    user = make_user()
+    sid = channel(user)
+    url = upload(user, "IMG_0001.heic", images.heic(1200, 900))
+    message_id = send(user, sid, f"[IMG_0001.heic]({url})")
+    path = url.removeprefix("/user_uploads/")
+    assert settled(user, message_id) == (
+        f'<p><a href="{url}">IMG_0001.heic</a></p>\n'
+        f'<div class="message_inline_image"><a href="{url}" title="IMG_0001.heic">'
+        '<img data-original-content-type="image/heic" data-original-dimensions="1200x900" '
+        'data-transcoded-image="4032x3024.webp" '
+        f'src="/user_uploads/thumbnail/{path}/840x560.webp"></a></div>'
+    )
+    base, auth = f"{server.url}/user_uploads/thumbnail/{path}", (user.email, user.api_key)
+    thumb = httpx.get(f"{base}/840x560.webp", auth=auth)
+    assert thumb.status_code == 200 and Image.open(io.BytesIO(thumb.content)).size == (747, 560)
+    # The full picture in WebP, for viewers (browsers do not show HEIC).
+    full = httpx.get(f"{base}/4032x3024.webp", auth=auth)
+    assert full.status_code == 200 and full.headers["content-type"] == "image/webp"
+    assert Image.open(io.BytesIO(full.content)).size == (1200, 900)
+    for name, data in {
+        "cut.heic": images.heic(320, 240)[:300],
+        "bomb.heic": images.heic_claiming(10_000, 10_000),
+    }.items():
+        url = upload(user, name, data)
+        message_id = send(user, sid, f"[{name}]({url})")
+        assert settled(user, message_id) == f'<p><a href="{url}">{name}</a></p>', name
+    user.ok("GET", "/users/me")
+
+
 def test_inline_image_preview_off_shows_links_only(
     start_server: Callable[..., ServerProcess],
 ) -> None:

@@ -4,10 +4,8 @@ into the server's own network (SSRF)."""
 from __future__ import annotations
 
 import json
-import threading
 import time
 from collections.abc import Callable, Iterator
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import pytest
 
@@ -15,6 +13,7 @@ from teamchat.lib.camo import camo_url
 from teamchat.lib.url_preview import embed_html, parse_preview
 from tests.support.api import Api
 from tests.support.channels import Queue, stream_id, subscribe
+from tests.support.listeners import Site
 from tests.support.server import ServerProcess
 
 PAGE = b"""<html><head><title>Fallback</title>
@@ -24,37 +23,13 @@ PAGE = b"""<html><head><title>Fallback</title>
 </head><body>hello</body></html>"""
 
 
-class Site:
-    def __init__(self) -> None:
-        self.hits: list[str] = []
-        site = self
-
-        class Handler(BaseHTTPRequestHandler):
-            def do_GET(self) -> None:
-                site.hits.append(self.path)
-                if self.path == "/moved":
-                    self.send_response(302)
-                    self.send_header("Location", "/page")
-                    self.end_headers()
-                    return
-                self.send_response(200)
-                self.send_header("Content-Type", "text/html; charset=utf-8")
-                self.end_headers()
-                self.wfile.write(PAGE)
-
-            def log_message(self, *args: object) -> None:
-                pass
-
-        self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self.url = f"http://127.0.0.1:{self.server.server_address[1]}"
-        threading.Thread(target=self.server.serve_forever, daemon=True).start()
-
-
 @pytest.fixture
 def site() -> Iterator[Site]:
-    running = Site()
-    yield running
-    running.server.shutdown()
+    page = ("text/html; charset=utf-8", PAGE)
+    with Site(
+        dict.fromkeys(["/page", "/p", "/bot"], page), redirects={"/moved": "/page"}
+    ) as running:
+        yield running
 
 
 def test_parse_and_embed() -> None:
@@ -129,3 +104,25 @@ def test_no_fetch_into_the_servers_network(
     time.sleep(2)
     assert site.hits == [] and queue.events() == []
     assert json.dumps(site.hits) == "[]"
+
+
+def test_bots_messages_get_no_previews(
+    start_server: Callable[..., ServerProcess], site: Site
+) -> None:
+    server = start_server({"TEAMCHAT_OUTBOUND_ALLOW_PRIVATE": "1"})
+    owner = Api(server.url, server.owner_email, server.owner_key)
+    owner.ok("PATCH", "/realm", inline_url_embed_preview="true")
+    sid = _channel(owner)
+    bot = owner.ok("POST", "/bots", full_name="Link Bot", short_name="linkbot")
+    bot_email = owner.ok("GET", f"/users/{bot['user_id']}")["user"]["email"]
+    bot_api = Api(server.url, bot_email, bot["api_key"])
+    queue = Queue(owner, event_types=["update_message"])
+    bot_api.ok("POST", "/messages", type="stream", to=sid, topic="t", content=f"{site.url}/bot")
+    sent = owner.ok("POST", "/messages", type="stream", to=sid, topic="t", content=f"{site.url}/p")
+    deadline, events = time.monotonic() + 15, []
+    while not events and time.monotonic() < deadline:
+        events = queue.events()
+        time.sleep(0.1)
+    # zulip-compat: only the person's message was fetched and previewed (sent_by_bot).
+    assert [e["message_id"] for e in events] == [sent["id"]]
+    assert site.hits == ["/p"]

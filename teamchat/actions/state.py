@@ -15,6 +15,7 @@ from msgspec.structs import replace
 from teamchat import store
 from teamchat.actions.org.system_bots import cross_realm_bot_objects, is_system_bot
 from teamchat.actions.people import people
+from teamchat.actions.people.user_access import accessible_user_ids
 from teamchat.events.queue import ClientCapabilities
 from teamchat.lib import wire
 from teamchat.lib.api_types import JsonDict
@@ -112,23 +113,37 @@ def realm_icon_url(realm: RealmRow) -> str:
 async def _realm_user_state(ctx: StateContext) -> None:
     user, realm = ctx.user, ctx.realm
     client_gravatar = ctx.caps.client_gravatar
-    everyone = await store.users.list_users(ctx.conn)
-    users = [u for u in everyone if not is_system_bot(u, realm.host)]
-    system_bots = [u for u in everyone if is_system_bot(u, realm.host) and u.is_active]
-    objects = await people.visible_user_objects(
-        ctx.conn,
-        realm,
-        user,
-        users,
-        client_gravatar=client_gravatar,
-        include_custom_profile_fields=True,
-        user_list_incomplete=ctx.caps.user_list_incomplete,
-    )
-    # zulip-compat: the two lists say who is active; their objects carry no is_active.
-    ctx.state["realm_users"] = [replace(o, is_active=UNSET) for o in objects if o.is_active]
-    ctx.state["realm_non_active_users"] = [
-        replace(o, is_active=UNSET) for o in objects if not o.is_active
-    ]
+    if await accessible_user_ids(ctx.conn, user) is None:
+        seen = await people.everyone_seen(
+            ctx.conn, realm, user, client_gravatar=client_gravatar,
+            include_custom_profile_fields=True,
+        )  # fmt: skip
+        lists = people.register_lists(seen, realm)
+        active = list(lists.active)
+        own = people.own_object(seen, realm, user, client_gravatar=client_gravatar)
+        if own is not None and user.id in lists.active_position:
+            active[lists.active_position[user.id]] = replace(own, is_active=UNSET)
+        ctx.state["realm_users"] = active
+        ctx.state["realm_non_active_users"] = list(lists.non_active)
+        system_bots = list(lists.system_bots)
+    else:
+        everyone = await store.users.list_users(ctx.conn)
+        users = [u for u in everyone if not is_system_bot(u, realm.host)]
+        system_bots = [u for u in everyone if is_system_bot(u, realm.host) and u.is_active]
+        objects = await people.visible_user_objects(
+            ctx.conn,
+            realm,
+            user,
+            users,
+            client_gravatar=client_gravatar,
+            include_custom_profile_fields=True,
+            user_list_incomplete=ctx.caps.user_list_incomplete,
+        )
+        # zulip-compat: the two lists say who is active; their objects carry no is_active.
+        ctx.state["realm_users"] = [replace(o, is_active=UNSET) for o in objects if o.is_active]
+        ctx.state["realm_non_active_users"] = [
+            replace(o, is_active=UNSET) for o in objects if not o.is_active
+        ]
     ctx.state["cross_realm_bots"] = cross_realm_bot_objects(realm, user, system_bots)
     me = wire.user_object(user, viewer=user, realm_host=realm.host)
     ctx.state.update(

@@ -10,16 +10,20 @@ from typing import Annotated
 import typer
 from rich.table import Table
 
+from teamchat.actions.ops.upload_moves import move_uploads_out
 from teamchat.actions.org import realm as realm_actions
 from teamchat.actions.people import password_checks
 from teamchat.actions.people import users as user_actions
 from teamchat.cli.common import (
+    STATE,
     console,
     fail,
+    open_uploads,
     run_action,
     write_private_file,
     zuliprc_text,
 )
+from teamchat.config import Settings
 from teamchat.errors import ZulipError
 from teamchat.lib import wire
 from teamchat.records import ROLE_BY_NAME, BotType, Role, UserRow
@@ -216,3 +220,22 @@ def regenerate_api_key(email: str) -> None:
 
 # People commands register themselves on `admin` (deactivate, roles, settings defaults).
 from teamchat.cli import admin_people  # noqa: E402, F401
+
+
+@admin.command("move-uploads")
+def move_uploads() -> None:
+    """Move the upload bytes kept in the database into the directory or bucket --uploads
+    names (safe while a server started with the same --uploads runs)."""
+    settings = Settings.from_env(STATE.db_path, uploads=STATE.uploads)
+    check = open_uploads(settings)
+    if check is None:
+        raise fail("give --uploads DIRECTORY or --uploads s3://bucket/prefix: where to move them")
+    check.close()
+    with console.status("Moving uploads") as status:
+
+        def progress(kind: str, moved: int) -> None:
+            status.update(f"Moving uploads: {moved} {kind}")
+
+        counts = run_action(lambda rt: move_uploads_out(rt, progress), settings)
+    moved = ", ".join(f"{count} {kind}" for kind, count in counts.items())
+    console.print(f"[green]Moved[/] {moved} to {settings.uploads}", soft_wrap=True)

@@ -16,6 +16,7 @@ import typer
 from rich.progress import BarColumn, DownloadColumn, Progress, TextColumn, TimeRemainingColumn
 
 from teamchat.cli.common import STATE, check_db_path, console, fail
+from teamchat.config import Settings
 from teamchat.store import backup as backups
 from teamchat.store.migrations import SCHEMA_VERSION, NotOurDatabaseError
 
@@ -47,7 +48,8 @@ def backup(
     dest: Annotated[Path, typer.Argument(help="File to write, or a folder for a dated name")],
     force: Annotated[bool, typer.Option("--force", help="Overwrite an existing file")] = False,
 ) -> None:
-    """Copy the database (the whole organization, uploads included) while it is in use."""
+    """Copy the database (the whole organization, uploads included unless they are kept in a
+    directory or bucket of their own) while it is in use."""
     source = STATE.db_path
     check_db_path(source, create=False)
     if dest.is_dir():
@@ -68,6 +70,16 @@ def backup(
         raise fail(f"the copy failed its integrity check: {problem}")
     partial.replace(dest)
     console.print(f"[green]Backed up[/] {source} to {dest} ({_size(dest)}, integrity ok)")
+    uploads = Settings.from_env(source, uploads=STATE.uploads).uploads
+    if uploads not in ("", "database", "db"):
+        # The rows name the files by key; the bytes stay where they are (see
+        # docs/uploads-storage.md: keys are never reused, so copying the store after the
+        # database gives a consistent pair; only avatars/{user_id} is replaced in place).
+        console.print(
+            f"Uploads are kept in {uploads}, not in this file: copy them too"
+            " (docs/uploads-storage.md, Backups)",
+            soft_wrap=True,
+        )
 
 
 def restore(

@@ -21,6 +21,7 @@ from teamchat.records import UserRow
 from teamchat.runtime import Runtime
 from teamchat.store import realm as realm_store
 from teamchat.store import users as user_store
+from teamchat.store.blobs import BlobStore, BlobStoreError, open_blob_store
 from teamchat.store.migrations import NotOurDatabaseError
 
 T = TypeVar("T")
@@ -34,6 +35,8 @@ class CliState:
     db_path: Path = Path("teamchat.db")
     # Whether --db or TEAMCHAT_DB named it (the sandbox then keeps it instead of a temporary one).
     db_given: bool = False
+    # --uploads / TEAMCHAT_UPLOADS: where upload bytes are kept (None: the setting's default).
+    uploads: str | None = None
 
 
 STATE = CliState()
@@ -79,7 +82,7 @@ def run_action(
 ) -> T:
     """Open the database with a recording broker (its events reach a running server through
     the change log), run `action`, close. Never creates a database unless `create`."""
-    settings = settings or Settings.from_env(STATE.db_path)
+    settings = settings or Settings.from_env(STATE.db_path, uploads=STATE.uploads)
     check_db_path(settings.db_path, create=create)
 
     async def main() -> T:
@@ -97,8 +100,26 @@ def run_action(
         raise fail(str(exc)) from None
     except sqlite3.Error as exc:
         raise fail(f"cannot use database {settings.db_path}: {exc}") from None
+    except BlobStoreError as exc:
+        raise fail(f"uploads: {exc}") from None
     except OSError as exc:  # an unwritable folder or file: one line, not a traceback
         raise fail(f"cannot use database {settings.db_path}: {exc.strerror}") from None
+
+
+def open_uploads(settings: Settings) -> BlobStore | None:
+    """The blob store the `uploads` setting names, checked now (None: in the database);
+    a setting that cannot be used is one line of error."""
+    try:
+        store = open_blob_store(
+            settings.uploads,
+            s3_endpoint_url=settings.s3_endpoint_url,
+            s3_region=settings.s3_region,
+        )
+        if store is not None:
+            store.check()
+    except BlobStoreError as exc:
+        raise fail(f"uploads: {exc}") from None
+    return store
 
 
 def zuliprc_text(email: str, api_key: str, site: str) -> str:

@@ -33,14 +33,14 @@ from teamchat.cli.common import (
     console,
     err_console,
     fail,
+    open_uploads,
     run_action,
 )
 from teamchat.cli.server import (
     PortUnavailableError,
-    bind_socket,
+    claim,
     install_logging,
     run_server,
-    site_url,
 )
 from teamchat.cli.zulip_import import import_command
 from teamchat.config import DEFAULT_DB_PATH, Settings, bind_url, check_external_url
@@ -48,7 +48,7 @@ from teamchat.lib import wire
 from teamchat.lib.passwords import random_password
 from teamchat.runtime import Runtime
 from teamchat.store import realm as realm_store
-from teamchat.store.backup import LockError, ServerLock
+from teamchat.store.backup import LockError
 
 app = typer.Typer(
     help="teamchat: a Zulip-compatible team chat server on one SQLite file.",
@@ -79,11 +79,20 @@ def main_options(
     db: Annotated[Path, typer.Option(envvar="TEAMCHAT_DB", help="SQLite database file")] = Path(
         DEFAULT_DB_PATH
     ),
+    uploads: Annotated[
+        str | None,
+        typer.Option(
+            envvar="TEAMCHAT_UPLOADS",
+            help="Where upload bytes are kept: database (default), a directory, or"
+            " s3://bucket/prefix",
+        ),
+    ] = None,
     version: Annotated[
         bool, typer.Option("--version", callback=version_callback, is_eager=True)
     ] = False,
 ) -> None:
     STATE.db_path = db
+    STATE.uploads = uploads
     source = ctx.get_parameter_source("db")
     STATE.db_given = source is not None and source.name != "DEFAULT"
 
@@ -176,6 +185,7 @@ def serve(
             raise fail(f"--external-url: {error}") from None
     settings = Settings.from_env(
         STATE.db_path,
+        uploads=STATE.uploads,
         host=host,
         port=port,
         external_url=external_url,
@@ -185,18 +195,14 @@ def serve(
     if settings.backup_every_hours < 0 or settings.backup_keep < 1:
         raise fail("--backup-every takes a positive number of hours, --backup-keep at least 1")
     check_db_path(settings.db_path, create=True)
+    blob_store = open_uploads(settings)
+    if blob_store is not None:
+        blob_store.close()
     try:  # before anything is created: a busy port leaves no organization and no files
-        sock = bind_socket(settings)
-    except PortUnavailableError as exc:
-        raise fail(str(exc)) from None
-    lock = ServerLock(settings.db_path)
-    try:
-        lock.acquire()
-    except LockError as exc:
-        sock.close()
+        sock, lock = claim(settings)
+    except (PortUnavailableError, LockError) as exc:
         raise fail(str(exc)) from None
     try:
-        lock.note_url(site_url(settings))
         _start(settings, sock)
     finally:
         sock.close()
@@ -207,6 +213,8 @@ def _start(settings: Settings, sock: socket.socket) -> None:
     """Bootstrap or reopen the database, say how to reach it, serve on `sock`."""
     install_logging(settings)
     console.print(f"teamchat {__version__}: database {settings.db_path.resolve()}", soft_wrap=True)
+    if settings.uploads not in ("", "database"):
+        console.print(f"Uploads: {settings.uploads}", soft_wrap=True)
     url = pin_external_url(settings)
     created = run_action(bootstrap, settings, create=True)
     first_start.warn_if_others_can_read(settings.db_path)
@@ -225,8 +233,12 @@ def _start(settings: Settings, sock: socket.socket) -> None:
     run_server(settings, sock)
 
 
+GLOBAL_OPTIONS = ("--db", "--uploads")
+
+
 def hoist_global_options(args: list[str]) -> list[str]:
-    """Move `--db PATH` / `--db=PATH` to the front, so it works after any subcommand too."""
+    """Move `--db PATH` / `--db=PATH` (and `--uploads`) to the front, so they work after any
+    subcommand too."""
     hoisted: list[str] = []
     rest: list[str] = []
     index = 0
@@ -235,11 +247,11 @@ def hoist_global_options(args: list[str]) -> list[str]:
         if arg == "--":
             rest += args[index:]
             break
-        if arg == "--db" and index + 1 < len(args):
+        if arg in GLOBAL_OPTIONS and index + 1 < len(args):
             hoisted += args[index : index + 2]
             index += 2
             continue
-        if arg.startswith("--db="):
+        if arg.startswith(tuple(f"{name}=" for name in GLOBAL_OPTIONS)):
             hoisted.append(arg)
         else:
             rest.append(arg)

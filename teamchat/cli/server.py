@@ -13,6 +13,7 @@ import uvicorn
 from teamchat.cli.connection_guard import Limits, guarded_protocol, usable_connection_cap
 from teamchat.config import Settings, bind_url
 from teamchat.lib import logsafe
+from teamchat.store.backup import ServerLock
 
 # One format for every server's log (serve, serve --dev, sandbox): access lines included.
 LOG_FORMAT = "%(asctime)s %(levelname)s %(name)s: %(message)s"
@@ -80,6 +81,19 @@ def bind_socket(settings: Settings) -> socket.socket:
             ) from None
         raise PortUnavailableError(f"cannot listen on {where}: {exc.strerror}") from None
     return sock
+
+
+def claim(settings: Settings) -> tuple[socket.socket, ServerLock]:
+    """Bind the port, then take the database's server lock, before anything is created: a busy
+    port or a database another server holds raises PortUnavailableError or LockError."""
+    sock = bind_socket(settings)
+    lock = ServerLock(settings.db_path)
+    try:
+        lock.acquire()
+    except BaseException:
+        sock.close()
+        raise
+    return sock, lock
 
 
 def run_server(settings: Settings, sock: socket.socket | None = None) -> None:

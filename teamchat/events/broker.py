@@ -26,6 +26,9 @@ _UNDECIDED = object()
 
 # Per-user extra fields merged into one recipient's copy (e.g. a message's flags).
 Audience = Iterable[int] | Mapping[int, JsonDict]
+# Clients mostly declare the same capabilities, so queues share one copy of each (a few
+# hundred bytes a queue otherwise); bounded, so ever new narrows cannot grow it without end.
+MAX_SHARED_CAPABILITIES = 1024
 
 
 class EventBroker:
@@ -47,6 +50,7 @@ class EventBroker:
         self.queues_by_user: dict[int, list[EventQueue]] = {}
         # user id -> how many of their queues were registered with all_public_streams.
         self._public_watchers: dict[int, int] = {}
+        self._shared_caps: dict[ClientCapabilities, ClientCapabilities] = {}
         self._closing = False
         # Queues with a waiting poll; one sweep timer gives those past their time a heartbeat
         # (at most `_sweep_secs` late).
@@ -61,12 +65,25 @@ class EventBroker:
         """Create a queue for `user_id`; its idle timeout is capped at the server maximum."""
         timeout = min(idle_timeout_secs or self.idle_timeout_secs, self.max_idle_timeout_secs)
         queue_id = f"{int(self.clock() * 1000):x}:{secrets.token_hex(8)}"
+        caps = self._shared(caps)
         queue = EventQueue(queue_id, user_id, caps, idle_timeout_secs=timeout, now=self.clock())
         self.queues[queue_id] = queue
         self.queues_by_user.setdefault(user_id, []).append(queue)
         if caps.all_public_streams:
             self._public_watchers[user_id] = self._public_watchers.get(user_id, 0) + 1
         return queue
+
+    def _shared(self, caps: ClientCapabilities) -> ClientCapabilities:
+        """An equal ClientCapabilities already held by another queue, else `caps`."""
+        try:
+            shared = self._shared_caps.get(caps)
+        except TypeError:  # a narrow with a list operand (`dm`) is not hashable
+            return caps
+        if shared is not None:
+            return shared
+        if len(self._shared_caps) < MAX_SHARED_CAPABILITIES:
+            self._shared_caps[caps] = caps
+        return caps
 
     def access(self, queue_id: str, user_id: int) -> EventQueue:
         """The queue `queue_id` if it exists and belongs to `user_id`."""
@@ -108,7 +125,7 @@ class EventBroker:
         extras = audience if isinstance(audience, Mapping) else None
         target = payload.get(FOR_QUEUE)
         target_id = target.get("queue_id") if isinstance(target, dict) else None
-        copies: dict[tuple[object, ...], bytes | None] = {}
+        copies: dict[tuple[int, bytes, bool], bytes | None] = {}
         merged: dict[bytes, JsonDict] = {}  # one merged payload per distinct extras
         extra_keys: dict[int, bytes] = {}  # id of an extras dict (alive meanwhile) -> JSON
         queues_by_user = self.queues_by_user
@@ -124,8 +141,9 @@ class EventBroker:
                 if not extra_key:
                     extra_key = extra_keys[id(extra)] = _encode(extra)
             for queue in queues:
-                # caps hash once per queue (cache_hash); equal caps are one copy.
-                key = (queue.caps, extra_key, queue.queue_id == target_id)
+                # Equal capabilities are one shared object (see `_shared`), so its id names
+                # them without hashing (a narrow with a list operand is not even hashable).
+                key = (id(queue.caps), extra_key, queue.queue_id == target_id)
                 body = copies.get(key, _UNDECIDED)
                 if body is _UNDECIDED:
                     user_payload = payload

@@ -22,7 +22,7 @@ from teamchat.lib.api_types import JsonDict
 LEGACY_SETTINGS_EVENTS = frozenset({"update_display_settings", "update_global_notifications"})
 
 
-class ClientCapabilities(msgspec.Struct, frozen=True, kw_only=True, cache_hash=True):
+class ClientCapabilities(msgspec.Struct, frozen=True, kw_only=True):
     """Everything a client declared at POST /register that changes what it receives."""
 
     event_types: frozenset[str] | None = None
@@ -86,8 +86,25 @@ class Waiter(Protocol):
     def set_result(self, result: None, /) -> None: ...
 
 
+# What an idle queue holds until its first event: one deque (about 600 bytes) per queue
+# with events, not per queue (servers keep thousands of idle ones).
+_NO_EVENTS: deque[tuple[int, bytes]] = deque(maxlen=0)
+
+
 class EventQueue:
     """A client's queue: ids count from 0, `last_event_id` acknowledges and prunes."""
+
+    __slots__ = (
+        "caps",
+        "events",
+        "heartbeat_at",
+        "idle_timeout_secs",
+        "last_contact",
+        "next_event_id",
+        "queue_id",
+        "user_id",
+        "waiter",
+    )
 
     def __init__(
         self,
@@ -104,7 +121,7 @@ class EventQueue:
         self.idle_timeout_secs = idle_timeout_secs
         self.last_contact = now
         self.next_event_id = 0
-        self.events: deque[tuple[int, bytes]] = deque()
+        self.events: deque[tuple[int, bytes]] = _NO_EVENTS
         self.waiter: Waiter | None = None
         self.heartbeat_at = 0.0  # loop time when a waiting poll gets its heartbeat
 
@@ -129,6 +146,8 @@ class EventQueue:
 
     def push_encoded(self, body: bytes) -> None:
         """Append an encoded copy (from `encode`, possibly another queue's equal one)."""
+        if self.events is _NO_EVENTS:
+            self.events = deque()
         self.events.append((self.next_event_id, body))
         self.next_event_id += 1
         self.wake()

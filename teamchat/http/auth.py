@@ -10,7 +10,11 @@ from typing import Any, cast
 from litestar import Request
 from litestar.types import Scope
 
-from teamchat.actions.people.auth import authenticate_api_key, authenticate_webhook_key
+from teamchat.actions.people.auth import (
+    authenticate_api_key,
+    authenticate_webhook_key,
+    refund_api_rate_limit,
+)
 from teamchat.actions.people.web_sessions import authenticate_session
 from teamchat.errors import (
     CsrfFailedError,
@@ -78,7 +82,13 @@ async def session_user(request: Request[Any, Any, Any], rt: Runtime) -> UserRow:
         raise SessionRequiredError()
     user, session = await authenticate_session(rt, token)
     if request.method not in _SAFE_METHODS:
-        check_csrf(request.headers.get(CSRF_HEADER), session)
+        try:
+            check_csrf(request.headers.get(CSRF_HEADER), session)
+        except CsrfFailedError:
+            # zulip-compat: Django refuses a bad CSRF token before the view's rate limit
+            # counts the request (and the lean path, falling through, counts once either way).
+            refund_api_rate_limit(rt, user)
+            raise
     return user
 
 
@@ -128,7 +138,8 @@ def route_takes(request: Request[Any, Any, Any], name: str) -> bool:
 
 async def provide_user(request: Request[Any, Any, Any], rt: Runtime, params: Params) -> UserRow:
     """The authenticated user; then a body that could not be read is the request's error."""
-    user = await _authenticate(request, rt, params)
+    user = await identify(request, rt, params)
+    check_api_access(request, user)
     if params.unreadable is not None:
         raise params.unreadable
     return user
@@ -138,7 +149,8 @@ async def provide_user(request: Request[Any, Any, Any], rt: Runtime, params: Par
 _WEBHOOK_PREFIX = "/api/v1/external/"
 
 
-async def _authenticate(request: Request[Any, Any, Any], rt: Runtime, params: Params) -> UserRow:
+async def identify(request: Request[Any, Any, Any], rt: Runtime, params: Params) -> UserRow:
+    """The user the request's credentials name (counted against their API rate limit)."""
     webhook = str(request.scope.get("path", "")).startswith(_WEBHOOK_PREFIX)
     if request.scope.get(_VIA_JSON):
         user = await session_user(request, rt)
@@ -154,12 +166,18 @@ async def _authenticate(request: Request[Any, Any, Any], rt: Runtime, params: Pa
             user = await session_user(request, rt)
         else:
             raise UnauthorizedError()
+    return user
+
+
+def check_api_access(request: Request[Any, Any, Any], user: UserRow) -> None:
+    """Refuse an incoming webhook bot outside the integration URLs; note the user for the
+    access log."""
+    webhook = str(request.scope.get("path", "")).startswith(_WEBHOOK_PREFIX)
     if user.bot_type == BotType.INCOMING_WEBHOOK and not webhook:
         # zulip-compat: validate_api_key without allow_webhook_access.
         raise ZulipError("This API is not available to incoming webhook bots.")
     request.scope["state"]["user_id"] = user.id
     request.scope["state"]["user_email"] = user.delivery_email  # for the access log
-    return user
 
 
 def provide_runtime(request: Request[Any, Any, Any]) -> Runtime:

@@ -35,8 +35,7 @@ async def get_users(params: Params, user: UserRow, rt: Runtime) -> JsonDict:
 
 @get("/users/me")
 async def get_own_user(params: Params, user: UserRow, rt: Runtime) -> JsonDict:
-    me = await people.get_member(rt, user, user_id=user.id, include_custom_profile_fields=True)
-    max_message_id = await people.own_max_message_id(rt, user)
+    me, max_message_id = await people.get_own_user(rt, user)
     return params.success(**fields_of(me), max_message_id=max_message_id)
 
 

@@ -39,6 +39,24 @@ def sniff_image_type(data: bytes) -> str | None:
     return None
 
 
+# HEIF files are ISO base media files: an `ftyp` box first, whose brands name the codec. HEVC
+# coded images ("heic") are what phone cameras write; AVIF shares the container, not the codec.
+_HEIC_BRANDS = frozenset({b"heic", b"heix", b"heim", b"heis", b"hevc", b"hevx"})
+_HEIF_BRANDS = frozenset({b"mif1", b"msf1"})
+HEIF_SNIFF_BYTES = 64
+
+
+def sniff_heic(data: bytes) -> str | None:
+    """The type of a HEIC (HEVC-coded HEIF) file from its first HEIF_SNIFF_BYTES, or None."""
+    if len(data) < 16 or data[4:8] != b"ftyp":
+        return None
+    size = min(struct.unpack(">I", data[:4])[0], len(data))
+    brands = {data[pos : pos + 4] for pos in range(8, size - 3, 4) if pos != 12}
+    if data[8:12] in _HEIC_BRANDS or (data[8:12] in _HEIF_BRANDS and brands & _HEIC_BRANDS):
+        return "image/heic"
+    return None
+
+
 def still_image(content_type: str, data: bytes) -> bytes | None:
     """Return the first frame of an animated GIF or PNG, same format; None if not animated.
 

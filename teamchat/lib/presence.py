@@ -43,6 +43,7 @@ def legacy_client_info(active: int, connected: int) -> JsonDict:
 
 def legacy_info(active: int, connected: int) -> JsonDict:
     """`{aggregated, website}`: identical data since feature level 178."""
-    website = legacy_client_info(active, connected)
-    aggregated = {k: website[k] for k in ("client", "status", "timestamp")}
+    status, timestamp = legacy_status(active, connected)
+    aggregated = {"client": "website", "status": status, "timestamp": timestamp}
+    website = {**aggregated, "pushable": False}
     return {"aggregated": aggregated, "website": website}

@@ -41,6 +41,12 @@ class RateLimiter:
                 self._sweep()
             self._window(key).append(self.clock())
 
+    def unhit(self, key: str) -> None:
+        """Take back the newest hit of `key` (a request counted twice)."""
+        hits = self._hits.get(key)
+        if hits:
+            hits.pop()
+
     def _sweep(self) -> None:
         for key in list(self._hits):
             if not self._window(key):

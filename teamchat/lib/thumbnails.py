@@ -1,21 +1,33 @@
 """Image thumbnails as Zulip 9+ makes them: the formats, reading an upload's header, and making
 each thumbnail with Pillow. Pure functions over bytes; the caller runs them off the event loop.
 
-Untrusted images are bounded before any pixel is decoded: only PNG, GIF, JPEG and WebP
-decoders are allowed, the header's dimensions are checked against MAX_PIXELS (a decompression
-bomb is refused from its header alone), and animations decode at most ANIMATION_MAX_PIXELS.
+Untrusted images are bounded before any pixel is decoded: only PNG, GIF, JPEG, WebP and HEIC
+(libheif, through pillow-heif) decoders are allowed, the header's dimensions are checked
+against MAX_PIXELS (a decompression bomb is refused from its header alone), and animations
+decode at most ANIMATION_MAX_PIXELS.
 """
 
 from __future__ import annotations
 
+import functools
 import io
 import re
 from dataclasses import dataclass
-from typing import Final
+from typing import TYPE_CHECKING, Final
 
-from PIL import Image, ImageOps, ImageSequence, UnidentifiedImageError
+from teamchat.lib.images import HEIF_SNIFF_BYTES, sniff_heic, sniff_image_type
+from teamchat.lib.lazy import lazy_module
 
-from teamchat.lib.images import sniff_image_type
+if TYPE_CHECKING:
+    import PIL
+    import pillow_heif
+    from PIL import Image, ImageOps, ImageSequence
+else:  # Pillow and libheif: imported by the first upload that is an image
+    PIL = lazy_module("PIL")
+    Image = lazy_module("PIL.Image")
+    ImageOps = lazy_module("PIL.ImageOps")
+    ImageSequence = lazy_module("PIL.ImageSequence")
+    pillow_heif = lazy_module("pillow_heif")
 
 # zulip-compat: Zulip refuses images above 90 million pixels; a decoded RGBA image of that size
 # takes 360 MB, so teamchat stops at 50 million (an 8160x6120 phone photo still fits).
@@ -25,10 +37,7 @@ MAX_PIXELS: Final = 50_000_000
 ANIMATION_MAX_PIXELS: Final = MAX_PIXELS // 3
 MAX_FRAMES: Final = 300
 WEBP_QUALITY: Final = 80
-_DECODERS: Final = ("PNG", "GIF", "JPEG", "WEBP")
-# Pillow's own bomb check (above 89 million pixels: a warning, above twice that: an error) runs
-# first; probe() then refuses every image over MAX_PIXELS from its header, before decoding.
-_PILLOW_BOMB = (Image.DecompressionBombError, Image.DecompressionBombWarning)
+_DECODERS: Final = ("PNG", "GIF", "JPEG", "WEBP", "HEIF")
 _FORMAT_RE = re.compile(r"(\d+)x(\d+)(-anim)?\.(\w+)")
 
 
@@ -64,6 +73,13 @@ THUMBNAIL_FORMATS: Final = (
 )
 
 
+# zulip-compat: TRANSCODED_IMAGE_FORMAT, made besides the thumbnails for image types browsers
+# do not show (HEIC): the full picture in WebP, at most this size (turned for a portrait).
+TRANSCODED_FORMAT: Final = ThumbnailFormat("webp", 4032, 3024, animated=False)
+# zulip-compat: the image types of INLINE_MIME_TYPES that teamchat decodes.
+BROWSER_IMAGE_TYPES: Final = frozenset({"image/png", "image/gif", "image/jpeg", "image/webp"})
+
+
 def server_thumbnail_formats() -> list[dict[str, object]]:
     """`server_thumbnail_formats` of POST /register."""
     return [
@@ -78,9 +94,28 @@ def default_format(animated: bool) -> ThumbnailFormat:
     return next(f for f in THUMBNAIL_FORMATS if f.animated == animated)
 
 
-def formats_for(frames: int) -> tuple[ThumbnailFormat, ...]:
-    """The formats made for an image of `frames` frames (animated ones only for animations)."""
-    return tuple(f for f in THUMBNAIL_FORMATS if frames > 1 or not f.animated)
+def formats_for(
+    frames: int, content_type: str = "image/png", width: int = 1, height: int = 1
+) -> tuple[ThumbnailFormat, ...]:
+    """The formats made for an image of `frames` frames (animated ones only for animations),
+    plus the transcoded full picture for a type browsers do not show (Zulip's
+    missing_thumbnails)."""
+    made = tuple(f for f in THUMBNAIL_FORMATS if frames > 1 or not f.animated)
+    if content_type in BROWSER_IMAGE_TYPES:
+        return made
+    big = TRANSCODED_FORMAT
+    if height > width:
+        big = ThumbnailFormat(big.extension, big.max_height, big.max_width, big.animated)
+    return (*made, big)
+
+
+def transcoded_name(content_type: str, names: tuple[str, ...]) -> str | None:
+    """The format name of the transcoded full picture among an image's stored thumbnails
+    (Zulip's get_transcoded_format: the largest one made), or None for browser types."""
+    if content_type in BROWSER_IMAGE_TYPES:
+        return None
+    stored = [f for f in map(ThumbnailFormat.parse, names) if f is not None]
+    return max(stored, key=lambda f: f.max_width * f.max_height).name if stored else None
 
 
 @dataclass(frozen=True)
@@ -106,21 +141,32 @@ class BadImageError(Exception):
     """The bytes are not an image teamchat thumbnails, or one too large to decode."""
 
 
+@functools.cache
+def _register_heif_opener() -> None:
+    # libheif keeps its own limits on image size and memory (security limits, left on); it
+    # applies a HEIC's rotation itself and reports orientation 1, so probe() never turns it twice.
+    pillow_heif.register_heif_opener()
+
+
 def _open(data: bytes) -> Image.Image:
+    _register_heif_opener()
     try:
         return Image.open(io.BytesIO(data), formats=_DECODERS)
-    except (UnidentifiedImageError, OSError, ValueError, SyntaxError, EOFError) as error:
+    except (PIL.UnidentifiedImageError, OSError, ValueError, SyntaxError, EOFError) as error:
         raise BadImageError(str(error)) from None
-    except _PILLOW_BOMB as error:  # the warning is raised where warnings are errors
+    # Pillow's own bomb check (above 89 million pixels: a warning, above twice that: an
+    # error) runs first; probe() then refuses every image over MAX_PIXELS from its header.
+    except (Image.DecompressionBombError, Image.DecompressionBombWarning) as error:
+        # the warning is raised where warnings are errors
         raise BadImageError(str(error)) from None
 
 
 def probe(data: bytes) -> ImageInfo:
     """Read only the header of `data`: an ImageInfo, or BadImageError (not an image we decode,
     or more pixels than MAX_PIXELS)."""
-    content_type = sniff_image_type(data[:16])
+    content_type = sniff_image_type(data[:16]) or sniff_heic(data[:HEIF_SNIFF_BYTES])
     if content_type is None:
-        raise BadImageError("not a PNG, GIF, JPEG or WebP image")
+        raise BadImageError("not a PNG, GIF, JPEG, WebP or HEIC image")
     with _open(data) as image:
         width, height = image.size
         if width < 1 or height < 1 or width * height > MAX_PIXELS:
@@ -139,7 +185,8 @@ def make_thumbnails(data: bytes, info: ImageInfo) -> list[Thumbnail]:
     """Every thumbnail `formats_for(info.frames)` lists; BadImageError if decoding fails
     (truncated or corrupt data)."""
     try:
-        return [_make(data, info, fmt) for fmt in formats_for(info.frames)]
+        formats = formats_for(info.frames, info.content_type, info.width, info.height)
+        return [_make(data, info, fmt) for fmt in formats]
     except (OSError, ValueError, SyntaxError, EOFError) as error:
         raise BadImageError(str(error)) from None
 
@@ -192,8 +239,10 @@ def _animation_frames(
 
 __all__ = [
     "ANIMATION_MAX_PIXELS",
+    "BROWSER_IMAGE_TYPES",
     "MAX_PIXELS",
     "THUMBNAIL_FORMATS",
+    "TRANSCODED_FORMAT",
     "BadImageError",
     "ImageInfo",
     "Thumbnail",
@@ -203,4 +252,5 @@ __all__ = [
     "make_thumbnails",
     "probe",
     "server_thumbnail_formats",
+    "transcoded_name",
 ]

@@ -98,3 +98,23 @@ def embed_html(preview: Preview, image_src: str) -> str:
         f'<div class="message_embed_title"><a href="{url}" title="{title}">{title}</a></div>'
         f"{description}</div></div>"
     )
+
+
+def retitle_link(html: str, url: str, title: str) -> str:
+    """`html` (the renderer's sanitized output) with the first link that shows its own URL
+    `url` showing `title` instead; named links keep their text (Zulip's youtube_title and
+    vimeo_title rule)."""
+    shown = escape(url, quote=False)
+    bare = f'<a href="{escape(url, quote=True)}">{shown}</a>'
+    return html.replace(bare, f'<a href="{escape(url, quote=True)}">{escape(title)}</a>', 1)
+
+
+def photo_html(url: str, image_src: str, title: str | None) -> str:
+    """Zulip's oEmbed photo: an inline image preview linked to the page."""
+    link = f'href="{escape(url, quote=True)}"'
+    if title is not None:
+        link += f' title="{escape(title, quote=True)}"'
+    return (
+        f'<div class="message_inline_image"><a {link}>'
+        f'<img src="{escape(image_src, quote=True)}"></a></div>'
+    )

@@ -9,6 +9,7 @@ from __future__ import annotations
 import functools
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from datetime import date
 
 
 @dataclass(frozen=True)
@@ -46,14 +47,16 @@ class RealmEmoji:
 
 @dataclass(frozen=True)
 class UploadPreview:
-    """An uploaded image the renderer may preview: its size as shown, type and frames, and
-    the URL of its default thumbnail (None while it is being made)."""
+    """An uploaded image the renderer may preview: its size as shown, type and frames, the
+    URL of its default thumbnail (None while it is being made), and for a type browsers do
+    not show (HEIC) the format name of its full picture in WebP."""
 
     width: int
     height: int
     content_type: str
     animated: bool
     thumbnail_url: str | None
+    transcoded: str | None = None
 
 
 @dataclass(frozen=True)
@@ -75,6 +78,8 @@ class RenderContext:
     image_preview: bool = False
     upload_previews: Mapping[str, UploadPreview] = field(default_factory=dict)
     camo_key: bytes = b""
+    # The day (UTC) a `<time:10:00>` without a date falls on: the send's; None rejects those.
+    today: date | None = None
 
     @classmethod
     def empty(cls) -> RenderContext:

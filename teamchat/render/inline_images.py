@@ -23,6 +23,7 @@ from teamchat.render.context import CurrentRender, UploadPreview
 from teamchat.render.link_flags import is_image_url
 from teamchat.render.links import LinkProcessor, make_relative, sanitize_url
 from teamchat.render.md import MatchResult, Treeprocessor
+from teamchat.render.video_links import YOUTUBE_PREVIEW_CLASS, youtube_id, youtube_thumbnail
 
 # zulip-compat: the spinner Zulip's server writes while a thumbnail is being made.
 SPINNER_URL: Final = "/static/images/loading/loader-black.svg"
@@ -43,6 +44,9 @@ def upload_image_attrs(preview: UploadPreview) -> dict[str, str]:
         return {"class": "image-loading-placeholder", **attrs, "src": SPINNER_URL}
     if preview.animated:
         attrs = {"data-animated": "true", **attrs}
+    if preview.transcoded is not None:
+        # zulip-compat: rewrite_thumbnailed_images names the full picture of a HEIC.
+        attrs = {**attrs, "data-transcoded-image": preview.transcoded}
     return {**attrs, "src": preview.thumbnail_url}
 
 
@@ -89,7 +93,18 @@ class InlineImagesTreeprocessor(CurrentRender, Treeprocessor):
             attrs = self._image_attrs(url)
             if attrs is not None:
                 self._add_preview(root, item, attrs)
+                continue
+            video = youtube_id(url)
+            source = None if video is None else self._external(youtube_thumbnail(video))
+            if video is not None and source is not None:
+                # zulip-compat: handle_youtube_url_inlining keeps the link and its paragraph.
+                self._add_preview(
+                    root, item, {"src": source}, YOUTUBE_PREVIEW_CLASS, {"data-id": video}
+                )
         return None
+
+    def _external(self, url: str) -> str | None:
+        return external_image_source(url, self.ctx.camo_key)
 
     def _image_attrs(self, url: str) -> dict[str, str] | None:
         if url.startswith(UPLOADS_PREFIX):
@@ -101,7 +116,14 @@ class InlineImagesTreeprocessor(CurrentRender, Treeprocessor):
         source = external_image_source(actual_image_url(url), self.ctx.camo_key)
         return None if source is None else {"src": source}
 
-    def _add_preview(self, root: Element, item: _Found, attrs: dict[str, str]) -> None:
+    def _add_preview(
+        self,
+        root: Element,
+        item: _Found,
+        attrs: dict[str, str],
+        div_class: str = "message_inline_image",
+        video: dict[str, str] | None = None,
+    ) -> None:
         url, text = item.link.get("href", ""), item.link.text
         url_is_text = text is None or text == url
         parent, index, remove = root, None, None
@@ -116,8 +138,11 @@ class InlineImagesTreeprocessor(CurrentRender, Treeprocessor):
             if lone and not item.link.tail and url_is_text:
                 remove = paragraph
             index = _insertion_index(parent, paragraph)
-        div = Element("div", {"class": "message_inline_image"})
-        link = Element("a", {"href": url} if url_is_text else {"href": url, "title": str(text)})
+        div = Element("div", {"class": div_class})
+        if video is not None:
+            link, remove = Element("a", {**video, "href": url}), None
+        else:
+            link = Element("a", {"href": url} if url_is_text else {"href": url, "title": str(text)})
         link.append(_img(attrs))
         div.append(link)
         if index is None:

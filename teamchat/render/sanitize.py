@@ -3,12 +3,19 @@ classes the renderer produces. Anything else in the HTML is dropped."""
 
 from __future__ import annotations
 
+import functools
 import re
+from typing import TYPE_CHECKING
 
-import nh3
 from pygments.token import STANDARD_TYPES
 
+from teamchat.lib.lazy import lazy_module
 from teamchat.render.timestamps import DATETIME_ATTRIBUTE_RE
+
+if TYPE_CHECKING:
+    import nh3
+else:  # the sanitizer's Rust library: imported by the first message rendered
+    nh3 = lazy_module("nh3")
 
 # The classes Pygments gives highlighted code ("k", "nf", "s1"...), and "hll" for hl_lines.
 PYGMENTS_CLASSES = frozenset({*filter(None, STANDARD_TYPES.values()), "hll"})
@@ -21,7 +28,8 @@ ALLOWED_TAGS = frozenset(
     }
 )
 ALLOWED_ATTRIBUTES = {
-    "a": {"href", "class", "data-stream-id", "title", "style"},
+    # data-id: a video preview's YouTube id, or an oEmbed player's markup (kept as text).
+    "a": {"href", "class", "data-id", "data-stream-id", "title", "style"},
     "span": {"class", "data-user-id", "data-user-group-id", "aria-label", "role", "title"},
     "img": {
         *("alt", "class", "src", "title", "data-animated", "data-original-content-type"),
@@ -48,7 +56,7 @@ ALLOWED_CLASSES = {
             *("codehilite", "spoiler-block", "spoiler-header", "spoiler-content"),
             *("message_embed", "data-container", "message_embed_title"),
             "message_embed_description",
-            "message_inline_image",
+            *("message_inline_image", "youtube-video", "embed-video"),
         }
     ),
 }
@@ -59,6 +67,7 @@ _DIGITS_RE = re.compile(r"[0-9]+")
 _FIXED_VALUES = {"aria-hidden": "true", "role": "img", "data-animated": "true"}
 _DIMENSIONS_RE = re.compile(r"[0-9]{1,6}x[0-9]{1,6}")
 _CONTENT_TYPE_RE = re.compile(r"image/[a-z0-9.+-]{1,40}")
+_FORMAT_NAME_RE = re.compile(r"[0-9]{1,5}x[0-9]{1,5}(?:-anim)?\.webp")
 # zulip-compat: the preview image of a message_embed is a CSS background (through camo).
 _EMBED_STYLE_RE = re.compile(r'background-image: url\("/external_content/[0-9a-f]+/[0-9a-f]+"\)')
 
@@ -84,6 +93,8 @@ def _filter_attribute(tag: str, attribute: str, value: str) -> str | None:
         return _filter_style(tag, value)
     if attribute == "data-original-dimensions":
         return value if _DIMENSIONS_RE.fullmatch(value) else None
+    if attribute == "data-transcoded-image":
+        return value if _FORMAT_NAME_RE.fullmatch(value) else None
     if attribute == "data-original-content-type":
         return value if _CONTENT_TYPE_RE.fullmatch(value) else None
     if attribute in _FIXED_VALUES:
@@ -102,19 +113,21 @@ def _filter_style(tag: str, value: str) -> str | None:
     return None if "url" in value.lower() or "background" in value.lower() else value
 
 
-_CLEANER = nh3.Cleaner(
-    tags=ALLOWED_TAGS,
-    clean_content_tags={"script", "style"},
-    attributes=ALLOWED_ATTRIBUTES,
-    attribute_filter=_filter_attribute,
-    link_rel=None,
-    url_schemes=URL_SCHEMES,
-    filter_style_properties={"text-align", "background-image"},
-)
+@functools.cache
+def _cleaner() -> nh3.Cleaner:
+    return nh3.Cleaner(
+        tags=ALLOWED_TAGS,
+        clean_content_tags={"script", "style"},
+        attributes=ALLOWED_ATTRIBUTES,
+        attribute_filter=_filter_attribute,
+        link_rel=None,
+        url_schemes=URL_SCHEMES,
+        filter_style_properties={"text-align", "background-image"},
+    )
 
 
 def sanitize_html(html: str) -> str:
     """Drop every tag, attribute, class and URL scheme the renderer does not produce."""
     # zulip-compat: Zulip writes the embed's style as `background-image: url("…")`; nh3
     # re-serializes the declaration without the space.
-    return _CLEANER.clean(html).replace(_EMBED_STYLE_NH3, _EMBED_STYLE_ZULIP)
+    return _cleaner().clean(html).replace(_EMBED_STYLE_NH3, _EMBED_STYLE_ZULIP)

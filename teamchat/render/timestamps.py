@@ -3,44 +3,60 @@
 A time Zulip can read becomes `<time datetime="...Z">` (UTC) with the typed text inside, so
 every client shows it in its reader's zone; anything else an inline "Invalid time format".
 Like Zulip, times are read by dateutil's parser (ISO 8601, `31 Dec 2017`, `Dec 31 2017 10:00
-EST`, RFC 2822...) and as Unix timestamps; a time without a zone is UTC.
+EST`, RFC 2822, `10:00`...) and as Unix timestamps; a time without a zone is UTC, a time
+without a day is on the day the message is sent (the RenderContext's `today`).
 """
 
 from __future__ import annotations
 
 import re
-from datetime import UTC, datetime, timedelta, timezone, tzinfo
-from typing import Any
+from datetime import UTC, date, datetime, timedelta, timezone, tzinfo
+from typing import TYPE_CHECKING, Any
 from xml.etree.ElementTree import Element
 
-import dateutil.parser
-
+from teamchat.lib.lazy import lazy_module
+from teamchat.render.context import CurrentRender
 from teamchat.render.md import AtomicString, CompiledInlineProcessor, MatchResult
 
-# Zone abbreviations read in times, in hours from UTC: the common unambiguous ones.
-_ZONE_HOURS = {
-    **{"UTC": 0, "UT": 0, "GMT": 0, "Z": 0, "WET": 0, "WEST": 1, "BST": 1, "CET": 1},
-    **{"CEST": 2, "EET": 2, "EEST": 3, "MSK": 3, "IST": 5.5, "HKT": 8, "SGT": 8},
-    **{"JST": 9, "KST": 9, "AWST": 8, "ACST": 9.5, "AEST": 10, "AEDT": 11, "NZST": 12},
-    **{"NZDT": 13, "HST": -10, "AKST": -9, "AKDT": -8, "PST": -8, "PDT": -7, "MST": -7},
-    **{"MDT": -6, "CST": -6, "CDT": -5, "EST": -5, "EDT": -4, "AST": -4, "ADT": -3},
+if TYPE_CHECKING:
+    from dateutil import parser as dateutil_parser
+else:  # imported by the first message with a <time:...> (its time zones pull in ctypes)
+    dateutil_parser = lazy_module("dateutil.parser")
+
+# zulip-compat: Zulip's common_timezones (zerver/lib/timezone.py), the abbreviations its
+# parser reads, in seconds from UTC; some are ambiguous, and Zulip picks these meanings.
+_ZONE_SECONDS = {
+    **{"SST": -39600, "HST": -36000, "AKST": -32400, "HDT": -32400, "AKDT": -28800},
+    **{"PST": -28800, "MST": -25200, "PDT": -25200, "CST": -21600, "MDT": -21600},
+    **{"CDT": -18000, "EST": -18000, "AST": -14400, "EDT": -14400, "NST": -12600},
+    **{"ADT": -10800, "NDT": -9000, "GMT": 0, "UTC": 0, "WET": 0, "BST": 3600, "CET": 3600},
+    **{"MET": 3600, "WAT": 3600, "WEST": 3600, "CAT": 7200, "CEST": 7200, "EET": 7200},
+    **{"MEST": 7200, "SAST": 7200, "EAT": 10800, "EEST": 10800, "IDT": 10800, "MSK": 10800},
+    **{"PKT": 18000, "IST": 19800, "WIB": 25200, "AWST": 28800, "HKT": 28800, "WITA": 28800},
+    **{"JST": 32400, "KST": 32400, "WIT": 32400, "ACST": 34200, "AEST": 36000},
+    **{"ChST": 36000, "ACDT": 37800, "AEDT": 39600, "NZST": 43200, "NZDT": 46800},
 }
-# Two different defaults tell whether the text named the whole date: dateutil fills what is
-# missing from the default, and Zulip's default (today) is a clock read the renderer avoids.
+# Without a day to fill in (no `today` given), two different defaults tell whether the text
+# named the whole date: dateutil fills what is missing from the default.
 _DEFAULTS = (datetime(2000, 1, 1), datetime(2001, 2, 2))
 
 
 def _zone(name: str | None, offset: int | None) -> tzinfo:
-    if name in _ZONE_HOURS:
-        return timezone(timedelta(hours=_ZONE_HOURS[name]))
-    # zulip-compat: an abbreviation Zulip does not know leaves the time in UTC.
+    if name in _ZONE_SECONDS:
+        return timezone(timedelta(seconds=_ZONE_SECONDS[name]))
+    # zulip-compat: an abbreviation Zulip does not know leaves the time in UTC (its servers
+    # run in UTC); a numeric offset is kept.
     return UTC if offset is None else timezone(timedelta(seconds=offset))
 
 
-def _parse_written(value: str) -> datetime | None:
+def _parse_written(value: str, today: date | None) -> datetime | None:
     try:
+        if today is not None:
+            # zulip-compat: dateutil's default, today at midnight, fills a missing date.
+            default = datetime(today.year, today.month, today.day)
+            return dateutil_parser.parse(value, default=default, tzinfos=_zone)
         first, second = (
-            dateutil.parser.parse(value, default=default, tzinfos=_zone) for default in _DEFAULTS
+            dateutil_parser.parse(value, default=default, tzinfos=_zone) for default in _DEFAULTS
         )
     except (ValueError, OverflowError):
         return None
@@ -52,10 +68,10 @@ TIMESTAMP_RE = re.compile(r"<time:(?P<time>[^>]*?)>")
 DATETIME_ATTRIBUTE_RE = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9:.]+Z")
 
 
-def parse_time(text: str) -> datetime | None:
-    """The moment `text` names, in UTC, or None."""
+def parse_time(text: str, today: date | None = None) -> datetime | None:
+    """The moment `text` names, in UTC, or None; `today` is the day of a time without one."""
     value = text.strip()
-    moment = _parse_written(value)
+    moment = _parse_written(value, today)
     if moment is None:
         try:
             moment = datetime.fromtimestamp(float(value), tz=UTC)
@@ -69,13 +85,13 @@ def parse_time(text: str) -> datetime | None:
         return None
 
 
-class TimestampProcessor(CompiledInlineProcessor):
+class TimestampProcessor(CurrentRender, CompiledInlineProcessor):
     def __init__(self) -> None:
         super().__init__(TIMESTAMP_RE)
 
     def handleMatch(self, m: Any, data: str) -> MatchResult:
         typed = m.group("time")
-        moment = parse_time(typed)
+        moment = parse_time(typed, self.ctx.today)
         if moment is None:
             error = Element("span")
             error.set("class", "timestamp-error")

@@ -49,8 +49,7 @@ class ServerLock:
 
     The file exists only while the lock is held: `release` deletes it (still holding the
     lock), and `acquire` checks that the file it locked is still the one at the path, so a
-    process that opened it just before the deletion tries again instead of sharing the lock.
-    While a server holds it, the file holds the URL it serves (`served_url`)."""
+    process that opened it just before the deletion tries again instead of sharing the lock."""
 
     def __init__(self, db_path: Path) -> None:
         self.path = lock_path(db_path)
@@ -82,13 +81,6 @@ class ServerLock:
                 return
             handle.close()  # deleted by its last holder meanwhile: lock the new file
 
-    def note_url(self, url: str) -> None:
-        """Record the URL the server holding the lock serves (what `served_url` reads)."""
-        assert self._handle is not None
-        self._handle.truncate(0)
-        self._handle.write(url + "\n")
-        self._handle.flush()
-
     def release(self) -> None:
         if self._handle is not None:
             with contextlib.suppress(FileNotFoundError):
@@ -96,15 +88,6 @@ class ServerLock:
             fcntl.flock(self._handle, fcntl.LOCK_UN)
             self._handle.close()
             self._handle = None
-
-
-def served_url(db_path: Path) -> str | None:
-    """The URL the server running on `db_path` serves, or None when no server noted one."""
-    try:
-        text = lock_path(db_path).read_text().strip()
-    except OSError:
-        return None
-    return text or None
 
 
 def _copy(source: Path, dest: Path, progress: Progress | None) -> sqlite3.Connection:

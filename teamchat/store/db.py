@@ -37,6 +37,7 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from teamchat.lib.disk_full import is_disk_full
+from teamchat.store.memos import Memos
 from teamchat.store.migrations import (
     APPLICATION_ID,
     NotOurDatabaseError,
@@ -50,7 +51,11 @@ BUSY_TIMEOUT_MS = 5000
 # requests that start a millisecond after its commit.
 OTHER_WRITERS_LOOK_SECS = 0.001
 # Tables whose changes caches above the store depend on (see `Database.version`).
-WATCHED_TABLES = ("users", "realm", "linkifier")
+# The organization-wide parts of POST /register and GET /users (channels, subscribers, user
+# groups, custom profile values) are built once per version of theirs too.
+WATCHED_TABLES = ("users", "realm", "linkifier", "stream", "subscription", "user_group",
+                  "user_group_member", "user_group_subgroup",
+                  "custom_profile_field_value")  # fmt: skip
 Params = tuple[object, ...] | dict[str, object]
 T = TypeVar("T")
 
@@ -62,11 +67,26 @@ class Conn:
         self.conn = conn
         self._memos = memos
 
-    async def memo(self, table: str, key: str, load: Callable[[Conn], Awaitable[T]]) -> T:
-        """`load(self)`, remembered until `table` changes. Values must be immutable."""
+    async def memo(
+        self,
+        tables: str | tuple[str, ...],
+        key: str,
+        load: Callable[[Conn], Awaitable[T]],
+        *,
+        fresh: Callable[[T], bool] | None = None,
+    ) -> T:
+        """`load(self)`, remembered until one of `tables` changes (or `fresh(value)` says
+        the value has aged: for values that also depend on the clock). Values must be
+        treated as immutable by every caller."""
         if self._memos is None:
             return await load(self)
-        return await self._memos.get(self, table, key, load)
+        names = (tables,) if isinstance(tables, str) else tables
+        return await self._memos.get(self, names, key, load, fresh)
+
+    @property
+    def memoizes(self) -> bool:
+        """Whether `memo` remembers values here (read snapshots do, transactions do not)."""
+        return self._memos is not None
 
     async def execute(self, sql: str, params: Params = ()) -> int:
         """Run one statement; return lastrowid (for INSERT)."""
@@ -85,33 +105,13 @@ class Conn:
     async def fetchall(self, sql: str, params: tuple[object, ...] = ()) -> list[sqlite3.Row]:
         return self.conn.execute(sql, params).fetchall()
 
-
-class Memos:
-    """Values read from watched tables, each kept with the table's version at the start of
-    the snapshot that read it: a commit after that start makes it stale, never wrong."""
-
-    def __init__(self, db: Database) -> None:
-        self._db = db
-        self._values: dict[str, tuple[int, object]] = {}
-        self._started: dict[str, int] | None = None
-
-    def start(self) -> Memos:
-        """This object, for a snapshot starting now (remembers the versions now)."""
-        view = Memos(self._db)
-        view._values = self._values
-        view._started = self._db.versions()
-        return view
-
-    async def get(
-        self, conn: Conn, table: str, key: str, load: Callable[[Conn], Awaitable[T]]
-    ) -> T:
-        hit = self._values.get(key)
-        if hit is not None and hit[0] == self._db.version(table):
-            return hit[1]  # type: ignore[return-value]
-        value = await load(conn)
-        if self._started is not None:
-            self._values[key] = (self._started[table], value)
-        return value
+    async def fetchall_tuples(
+        self, sql: str, params: tuple[object, ...] = ()
+    ) -> list[tuple[Any, ...]]:
+        """Rows as plain tuples (by position only): cheaper for reads of whole tables."""
+        cursor = self.conn.cursor()
+        cursor.row_factory = None
+        return cursor.execute(sql, params).fetchall()
 
 
 class Tx(Conn):

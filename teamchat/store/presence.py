@@ -57,9 +57,15 @@ async def list_presences(
     if connected_since is not None:
         clauses.append("p.last_connected_time >= ?")
         params.append(connected_since)
-    rows = await conn.fetchall(
+    rows = await conn.fetchall_tuples(
         f"SELECT {_COLUMNS} FROM user_presence p JOIN users u ON u.id = p.user_id"
         f" WHERE {' AND '.join(clauses)} ORDER BY p.user_id",
         tuple(params),
     )
-    return [PresenceRow(**dict(row)) for row in rows]
+    return [
+        PresenceRow(
+            user_id=row[0], last_active_time=row[1], last_connected_time=row[2],
+            last_update_id=row[3],
+        )
+        for row in rows
+    ]  # fmt: skip

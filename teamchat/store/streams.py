@@ -61,6 +61,9 @@ async def list_streams(
     conn: Conn, *, stream_ids: Iterable[int] | None = None, include_archived: bool = True
 ) -> list[StreamRow]:
     """Channels ordered by id, optionally only `stream_ids` and/or only active ones."""
+    if stream_ids is None and conn.memoizes:
+        streams = await conn.memo("stream", "stream:all", _read_all_streams)
+        return [s for s in streams if include_archived or not s.is_archived]
     clauses = []
     if stream_ids is not None:
         clauses.append(f"id IN ({_ids(stream_ids)})")
@@ -69,6 +72,11 @@ async def list_streams(
     where = f"WHERE {' AND '.join(clauses)}" if clauses else ""
     rows = await conn.fetchall(f"SELECT {_COLUMNS} FROM stream {where} ORDER BY id")
     return [_row(row) for row in rows]
+
+
+async def _read_all_streams(conn: Conn) -> tuple[StreamRow, ...]:
+    rows = await conn.fetchall(f"SELECT {_COLUMNS} FROM stream ORDER BY id")
+    return tuple(_row(row) for row in rows)
 
 
 async def stream_names(conn: Conn, stream_ids: Iterable[int]) -> dict[int, str]:
@@ -178,6 +186,10 @@ async def user_group_ids(conn: Conn, user: UserRow) -> frozenset[int]:
 
 async def system_group_names(conn: Conn) -> dict[int, str]:
     """System group id -> name."""
+    return dict(await conn.memo("user_group", "user_group:system_names", _read_system_names))
+
+
+async def _read_system_names(conn: Conn) -> dict[int, str]:
     rows = await conn.fetchall("SELECT id, name FROM user_group WHERE is_system_group = 1")
     return {int(row[0]): str(row[1]) for row in rows}
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import sqlite3
 
 from teamchat.records import UserGroupRow
+from teamchat.store import users as users_store
 from teamchat.store.db import Conn, Tx
 
 _COLUMNS = (
@@ -35,6 +36,9 @@ async def list_groups(
     conn: Conn, *, include_deactivated: bool = True, group_ids: list[int] | None = None
 ) -> list[UserGroupRow]:
     """Groups (system and named) ordered by id."""
+    if group_ids is None and conn.memoizes:
+        groups = await conn.memo("user_group", "user_group:all", _read_all_groups)
+        return [g for g in groups if include_deactivated or not g.deactivated]
     clauses, params = [], []
     if not include_deactivated:
         clauses.append("deactivated = 0")
@@ -48,6 +52,11 @@ async def list_groups(
     return [_row(row) for row in rows]
 
 
+async def _read_all_groups(conn: Conn) -> tuple[UserGroupRow, ...]:
+    rows = await conn.fetchall(f"SELECT {_COLUMNS} FROM user_group ORDER BY id")
+    return tuple(_row(row) for row in rows)
+
+
 async def groups_by_name(conn: Conn) -> dict[str, int]:
     """Name -> id of every group that is not deactivated (for @*group* mentions)."""
     rows = await conn.fetchall("SELECT name, id FROM user_group WHERE deactivated = 0")
@@ -56,14 +65,28 @@ async def groups_by_name(conn: Conn) -> dict[str, int]:
 
 async def stored_members(conn: Conn) -> dict[int, list[int]]:
     """Named group id -> its direct members that are active users, sorted."""
-    rows = await conn.fetchall(
-        "SELECT m.group_id, m.user_id FROM user_group_member m JOIN users u ON u.id = m.user_id"
-        " WHERE u.is_active = 1 ORDER BY m.group_id, m.user_id"
-    )
-    result: dict[int, list[int]] = {}
-    for group_id, user_id in rows:
-        result.setdefault(int(group_id), []).append(int(user_id))
+    tables = ("users", "user_group_member")
+    members = await conn.memo(tables, "user_group:members", _read_stored_members)
+    return {group_id: list(user_ids) for group_id, user_ids in members.items()}
+
+
+async def _read_stored_members(conn: Conn) -> dict[int, tuple[int, ...]]:
+    raw = await conn.memo("user_group_member", "user_group:raw_members", _read_raw_members)
+    active = set(await users_store.list_active_user_ids(conn))
+    result = {}
+    for group_id, user_ids in raw.items():
+        kept = tuple(uid for uid in user_ids if uid in active)
+        if kept:
+            result[group_id] = kept
     return result
+
+
+async def _read_raw_members(conn: Conn) -> dict[int, tuple[int, ...]]:
+    """Group id -> sorted ids of its stored members (active users or not)."""
+    rows = await conn.fetchall(
+        "SELECT group_id, group_concat(user_id) FROM user_group_member GROUP BY group_id"
+    )
+    return {int(row[0]): tuple(sorted(map(int, str(row[1]).split(",")))) for row in rows}
 
 
 async def direct_member_ids(conn: Conn, group_id: int, *, active_only: bool = True) -> list[int]:
@@ -79,13 +102,18 @@ async def direct_member_ids(conn: Conn, group_id: int, *, active_only: bool = Tr
 
 async def subgroup_edges(conn: Conn) -> dict[int, list[int]]:
     """Group id -> its direct subgroup ids, sorted."""
+    edges = await conn.memo("user_group_subgroup", "user_group:subgroups", _read_subgroup_edges)
+    return {group_id: list(subgroup_ids) for group_id, subgroup_ids in edges.items()}
+
+
+async def _read_subgroup_edges(conn: Conn) -> dict[int, tuple[int, ...]]:
     rows = await conn.fetchall(
         "SELECT group_id, subgroup_id FROM user_group_subgroup ORDER BY group_id, subgroup_id"
     )
     result: dict[int, list[int]] = {}
     for group_id, subgroup_id in rows:
         result.setdefault(int(group_id), []).append(int(subgroup_id))
-    return result
+    return {group_id: tuple(subgroup_ids) for group_id, subgroup_ids in result.items()}
 
 
 async def recursive_subgroup_ids(conn: Conn, group_ids: list[int]) -> set[int]:

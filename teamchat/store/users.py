@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import sqlite3
+from typing import Any
 
 from teamchat.records import EmailVisibility, Role, UserRow
 from teamchat.store.db import Conn, Tx
@@ -14,12 +15,14 @@ _COLUMNS = (
 )
 
 
+# From this many ids on, a read snapshot filters everyone (read once per change of users).
+_MANY_USERS = 200
 # Enum lookups by value, without Enum.__call__ (every message page converts its senders).
 _ROLES = {int(role): role for role in Role}
 _VISIBILITIES = {int(v): v for v in EmailVisibility}
 
 
-def _row(row: sqlite3.Row) -> UserRow:
+def _row(row: sqlite3.Row | tuple[Any, ...]) -> UserRow:
     """A UserRow from a row selected with _COLUMNS (by position)."""
     return UserRow(
         id=row[0],
@@ -62,6 +65,15 @@ async def list_users(
     conn: Conn, *, user_ids: list[int] | None = None, is_active: bool | None = None
 ) -> list[UserRow]:
     """Users ordered by id, optionally only `user_ids` and/or only (in)active ones."""
+    if conn.memoizes and (user_ids is None or len(user_ids) > _MANY_USERS):
+        everyone = await conn.memo("users", "users:all", _read_all_users)
+        wanted = None if user_ids is None else set(user_ids)
+        return [
+            u
+            for u in everyone
+            if (is_active is None or u.is_active == is_active)
+            and (wanted is None or u.id in wanted)
+        ]
     clauses, params = [], []
     if user_ids is not None:
         clauses.append(f"id IN ({','.join('?' * len(user_ids))})")
@@ -74,9 +86,25 @@ async def list_users(
     return [_row(row) for row in rows]
 
 
+async def _read_all_users(conn: Conn) -> tuple[UserRow, ...]:
+    rows = await conn.fetchall_tuples(f"SELECT {_COLUMNS} FROM users ORDER BY id")
+    return tuple(_row(row) for row in rows)
+
+
 async def list_active_user_ids(conn: Conn) -> list[int]:
+    if conn.memoizes:
+        return list(await conn.memo("users", "users:active_ids", _active_ids_of_everyone))
+    return list(await _read_active_user_ids(conn))
+
+
+async def _active_ids_of_everyone(conn: Conn) -> tuple[int, ...]:
+    everyone = await conn.memo("users", "users:all", _read_all_users)
+    return tuple(u.id for u in everyone if u.is_active)
+
+
+async def _read_active_user_ids(conn: Conn) -> tuple[int, ...]:
     rows = await conn.fetchall("SELECT id FROM users WHERE is_active = 1 ORDER BY id")
-    return [int(row[0]) for row in rows]
+    return tuple(int(row[0]) for row in rows)
 
 
 async def count_owners(conn: Conn) -> int:

@@ -144,7 +144,7 @@ async def test_access_checks_the_owner() -> None:
 async def test_equal_capabilities_share_a_copy_and_a_narrow_gets_only_its_messages() -> None:
     broker = make_broker(FakeClock())
     wide = broker.allocate(1, ClientCapabilities(apply_markdown=True))
-    same = broker.allocate(2, ClientCapabilities(apply_markdown=True))  # equal, not identical
+    same = broker.allocate(2, ClientCapabilities(apply_markdown=True))  # an equal object
     narrow = ClientCapabilities(apply_markdown=True, narrow=(("channel", "here", False),))
     narrowed = broker.allocate(1, narrow)
     for name in ("here", "elsewhere"):
@@ -212,3 +212,12 @@ async def test_one_sweep_gives_each_waiting_poll_its_heartbeat() -> None:
     assert [[msgspec.json.decode(e)["type"] for e in a] for a in answers] == [["heartbeat"]] * 2
     await asyncio.sleep(0.1)
     assert queues[2].events == deque() and late.results == 0
+
+
+async def test_a_narrow_with_a_list_operand_gets_its_own_copy() -> None:
+    """Such capabilities are not hashable: the broker neither shares nor hashes them."""
+    broker = make_broker(FakeClock())
+    dm = ClientCapabilities(narrow=(("dm", [5, 6], False),))  # type: ignore[arg-type]
+    queues = [broker.allocate(1, dm), broker.allocate(2, ClientCapabilities())]
+    broker.publish({"type": "custom", "n": 1}, [1, 2])
+    assert [q.contents() for q in queues] == [[{"id": 0, "type": "custom", "n": 1}]] * 2

@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 from teamchat.store import backup as backup_store
-from teamchat.store.backup import DatabaseInUseError, ServerLock, lock_path, served_url
+from teamchat.store.backup import DatabaseInUseError, ServerLock, lock_path
 from tests.support.quickstart import ROOT
 from tests.support.server import ServerProcess, cli, free_port
 
@@ -207,16 +207,14 @@ def test_an_unwritable_zuliprc_still_shows_the_password(
         proc.stop()
 
 
-def test_the_server_lock_is_exclusive_notes_the_url_and_leaves_no_file(tmp_path: Path) -> None:
+def test_the_server_lock_is_exclusive_and_leaves_no_file(tmp_path: Path) -> None:
     db = tmp_path / "teamchat.db"
     first = ServerLock(db)
     first.acquire()
-    first.note_url("http://127.0.0.1:8080")
-    assert served_url(db) == "http://127.0.0.1:8080"
     with pytest.raises(DatabaseInUseError):
         ServerLock(db).acquire()
     first.release()
-    assert not lock_path(db).exists() and served_url(db) is None
+    assert not lock_path(db).exists()
 
 
 def test_a_lock_file_deleted_while_being_locked_is_not_shared(

@@ -12,6 +12,7 @@ import pytest
 
 from teamchat.render.inline_images import fill_thumbnail
 from teamchat.render.markdown import RenderContext, UploadPreview, render_markdown
+from teamchat.render.video_links import vimeo_id, youtube_id
 
 CASES: list[dict[str, Any]] = json.loads(
     (Path(__file__).parent / "inline_images_cases.json").read_text()
@@ -84,3 +85,74 @@ def test_fill_thumbnail_replaces_spinners_in_both_forms() -> None:
     assert fill_thumbnail(html, "2/ab/pending/shot.png", None) == (
         '<p><a href="/user_uploads/2/ab/pending/shot.png">shot.png</a></p>\n<p></p>'
     )
+
+
+@pytest.mark.parametrize(
+    ("url", "video"),
+    [
+        ("https://www.youtube.com/watch?v=eSJTXC7Ixgg", "eSJTXC7Ixgg"),
+        ("http://youtube.com/watch_popup?v=eSJTXC7Ixgg&t=3", "eSJTXC7Ixgg"),
+        ("https://YOUTU.BE/eSJTXC7Ixgg?si=x", "eSJTXC7Ixgg"),
+        ("https://www.youtube.com/v/eSJTXC7Ixgg", "eSJTXC7Ixgg"),
+        ("https://www.youtube.com/embed/", None),
+        ("https://www.youtube.com/watch?list=PL1", None),
+        ("ftp://youtu.be/eSJTXC7Ixgg", None),
+        ("https://notyoutube.com/watch?v=eSJTXC7Ixgg", None),
+        ("https://youtu.be/eSJTXC7Ixgg/extra", None),
+        ("https://[::1/watch?v=x", None),
+    ],
+)
+def test_youtube_ids(url: str, video: str | None) -> None:
+    assert youtube_id(url) == video
+
+
+@pytest.mark.parametrize(
+    ("url", "video"),
+    [
+        ("https://vimeo.com/123456", "123456"),
+        ("http://www.vimeo.com/channels/staffpicks/987", "987"),
+        ("https://vimeo.com/groups/shortfilms/videos/42", "42"),
+        ("https://vimeo.com/123456/?", "123456"),
+        ("https://vimeo.com/123456?share=copy", None),
+        ("https://vimeo.com/about", None),
+        ("https://player.vimeo.com/video/123456", None),
+    ],
+)
+def test_vimeo_ids(url: str, video: str | None) -> None:
+    assert vimeo_id(url) == video
+
+
+def test_youtube_previews_need_the_camo_key() -> None:
+    keyless = dataclasses.replace(CONTEXT, camo_key=b"")
+    html = render_markdown("https://youtu.be/eSJTXC7Ixgg", keyless).html
+    assert html == '<p><a href="https://youtu.be/eSJTXC7Ixgg">https://youtu.be/eSJTXC7Ixgg</a></p>'
+
+
+LINK = "[IMG.heic](/user_uploads/2/aa/h/IMG.heic)"
+
+
+def test_a_heic_preview_names_its_full_picture() -> None:
+    heic = UploadPreview(
+        4032, 3024, "image/heic", False, "/user_uploads/thumbnail/2/aa/h/IMG.heic/840x560.webp",
+        transcoded="4032x3024.webp",
+    )  # fmt: skip
+    ctx = dataclasses.replace(CONTEXT, upload_previews={"2/aa/h/IMG.heic": heic})
+    html = render_markdown(LINK, ctx).html
+    assert html == (
+        '<p><a href="/user_uploads/2/aa/h/IMG.heic">IMG.heic</a></p>\n'
+        '<div class="message_inline_image">'
+        '<a href="/user_uploads/2/aa/h/IMG.heic" title="IMG.heic">'
+        '<img data-original-content-type="image/heic" data-original-dimensions="4032x3024" '
+        'data-transcoded-image="4032x3024.webp" '
+        'src="/user_uploads/thumbnail/2/aa/h/IMG.heic/840x560.webp"></a></div>'
+    )
+    pending = dataclasses.replace(heic, thumbnail_url=None, transcoded=None)
+    waiting = fill_thumbnail(
+        render_markdown(
+            LINK,
+            dataclasses.replace(CONTEXT, upload_previews={"2/aa/h/IMG.heic": pending}),
+        ).html,
+        "2/aa/h/IMG.heic",
+        heic,
+    )
+    assert waiting == html

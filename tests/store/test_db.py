@@ -206,3 +206,48 @@ async def test_memos_of_watched_tables_follow_commits(tmp_path: Path) -> None:
         assert await read_names() == ("c",)
     finally:
         await db.close()
+
+
+async def test_memos_of_several_tables_follow_each_and_may_age(tmp_path: Path) -> None:
+    """A memo of several tables is read again after a commit to any of them, and whenever its
+    `fresh` check says the value has aged (values that depend on the clock)."""
+    db = Database(tmp_path / "s.db", readers=1)
+    await db.open()
+    loads: list[int] = []
+    now = [0]
+
+    async def counts(conn: Conn) -> tuple[int, int, int]:
+        loads.append(now[0])
+        users = await conn.fetchone("SELECT count(*) FROM users")
+        streams = await conn.fetchone("SELECT count(*) FROM stream")
+        assert users is not None and streams is not None
+        return int(users[0]), int(streams[0]), now[0] + 10  # the last: good until then
+
+    async def read_counts() -> tuple[int, int, int]:
+        async with db.read() as conn:
+            return await conn.memo(
+                ("users", "stream"), "counts", counts, fresh=lambda value: now[0] < value[2]
+            )
+
+    try:
+        first = await read_counts()
+        assert await read_counts() == first and len(loads) == 1
+        async with db.write() as tx:
+            await tx.execute(
+                "INSERT INTO stream (name, description, rendered_description, date_created)"
+                " VALUES ('s', '', '', 0)"
+            )
+        assert (await read_counts())[1] == first[1] + 1 and len(loads) == 2
+        async with db.write() as tx:
+            await tx.execute(
+                "INSERT INTO users (delivery_email, full_name, api_key, role, date_joined)"
+                " VALUES ('u@example.com', 'U', 'k', 400, 0)"
+            )
+        assert (await read_counts())[0] == first[0] + 1 and len(loads) == 3
+        await read_counts()
+        assert len(loads) == 3
+        now[0] = 10  # the value has aged
+        await read_counts()
+        assert loads == [0, 0, 0, 10]
+    finally:
+        await db.close()

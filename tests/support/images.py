@@ -21,6 +21,27 @@ def jpeg(width: int, height: int) -> bytes:
     return out.getvalue()
 
 
+def heic(width: int, height: int, orientation: int = 1) -> bytes:
+    """A real HEIC photo, encoded by libheif (pillow-heif registers the HEIF writer)."""
+    import pillow_heif
+
+    pillow_heif.register_heif_opener()
+    exif = Image.Exif()
+    exif[0x0112] = orientation
+    out = io.BytesIO()
+    picture = Image.linear_gradient("L").resize((width, height)).convert("RGB")
+    picture.save(out, "HEIF", quality=60, exif=exif.tobytes())
+    return out.getvalue()
+
+
+def heic_claiming(width: int, height: int) -> bytes:
+    """A small HEIC whose header (its `ispe` box) claims `width` x `height` pixels."""
+    data = bytearray(heic(320, 240))
+    at = data.find(b"ispe")
+    data[at + 8 : at + 16] = struct.pack(">II", width, height)
+    return bytes(data)
+
+
 def animated_gif(width: int = 64, height: int = 48, frames: int = 3) -> bytes:
     colors = [(index % 251, (index * 7) % 253, 100) for index in range(frames)]
     images = [Image.new("RGB", (width, height), color) for color in colors]

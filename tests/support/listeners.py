@@ -161,3 +161,46 @@ class Trickle:
         while self.open_now < count and time.monotonic() < deadline:
             time.sleep(0.05)
         assert self.open_now >= count, (self.open_now, count)
+
+
+class Site(ThreadingHTTPServer):
+    """A small web site on loopback: `pages` maps a path to (content type, body); a path in
+    `redirects` answers 302 to another path; anything else 404. Records every path asked."""
+
+    daemon_threads = True
+
+    def __init__(
+        self, pages: dict[str, tuple[str, bytes]], redirects: dict[str, str] | None = None
+    ) -> None:
+        self.hits: list[str] = []
+        site, moves = self, redirects or {}
+
+        class Handler(BaseHTTPRequestHandler):
+            def do_GET(self) -> None:
+                site.hits.append(self.path)
+                if self.path in moves:
+                    self.send_response(302)
+                    self.send_header("Location", moves[self.path])
+                    self.send_header("Content-Length", "0")
+                    self.end_headers()
+                    return
+                kind, body = pages.get(self.path, ("text/plain", b""))
+                self.send_response(200 if self.path in pages else 404)
+                self.send_header("Content-Type", kind)
+                self.send_header("Content-Length", str(len(body)))
+                self.end_headers()
+                self.wfile.write(body)
+
+            def log_message(self, *args: object) -> None:
+                pass
+
+        super().__init__(("127.0.0.1", 0), Handler)
+        self.url = f"http://127.0.0.1:{self.server_address[1]}"
+
+    def __enter__(self) -> Site:
+        threading.Thread(target=self.serve_forever, daemon=True).start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.shutdown()
+        self.server_close()

@@ -14,7 +14,7 @@ from teamchat.actions.channels import channel_access as access
 from teamchat.actions.channels.channel_state import notification_defaults, subscription_objects
 from teamchat.actions.org.permissions import has_realm_permission
 from teamchat.actions.people import guest_access
-from teamchat.actions.people.users import find_user_by_email
+from teamchat.actions.people.user_lookup import find_user_by_email
 from teamchat.errors import ZulipError
 from teamchat.events.internal import public_copy
 from teamchat.events.types_streams import (

@@ -7,6 +7,7 @@ from __future__ import annotations
 import asyncio
 import re
 from collections.abc import Sequence
+from datetime import UTC, date, datetime
 from typing import Any
 
 import msgspec
@@ -58,10 +59,17 @@ async def _default_code_block_language(conn: Conn, content: str) -> str:
 
 
 async def render_context(
-    conn: Conn, sender: UserRow, content: str, realm_url: str, *, previews: bool = False
+    conn: Conn,
+    sender: UserRow,
+    content: str,
+    realm_url: str,
+    *,
+    previews: bool = False,
+    now: float | None = None,
 ) -> RenderContext:
     """The realm data the renderer needs for `content` (only what its syntax could use);
-    with `previews`, what inline image previews need (messages, not descriptions)."""
+    with `previews`, what inline image previews need (messages, not descriptions); `now`
+    (the action's clock) dates a `<time:...>` that names no day."""
     users_by_name: dict[str, list[MentionTarget]] = {}
     users_by_id: dict[int, MentionTarget] = {}
     if _MAYBE_USER_MENTION.search(content):
@@ -97,7 +105,13 @@ async def render_context(
         translate_emoticons=bool(_MAYBE_EMOTICON.search(content))
         and user_settings.load(sender.settings_json).translate_emoticons,
         **(await _preview_fields(conn, content) if previews else {}),
+        # zulip-compat: dateutil fills a missing date from today's (UTC on Zulip's servers).
+        today=None if now is None or "<time:" not in content else _utc_day(now),
     )
+
+
+def _utc_day(now: float) -> date:
+    return datetime.fromtimestamp(now, UTC).date()
 
 
 async def _preview_fields(conn: Conn, content: str) -> dict[str, Any]:
@@ -113,12 +127,18 @@ async def _preview_fields(conn: Conn, content: str) -> dict[str, Any]:
 
 
 async def render(
-    conn: Conn, sender: UserRow, content: str, realm_url: str, *, previews: bool = False
+    conn: Conn,
+    sender: UserRow,
+    content: str,
+    realm_url: str,
+    *,
+    previews: bool = False,
+    now: float | None = None,
 ) -> Rendered:
     """Render `content` as `sender` wrote it (`previews`: as a message, with image previews).
     Math (KaTeX, milliseconds a formula) renders in a worker thread so the event loop stays
     free; everything else renders inline."""
-    ctx = await render_context(conn, sender, content, realm_url, previews=previews)
+    ctx = await render_context(conn, sender, content, realm_url, previews=previews, now=now)
     if has_math(content) or ctx.default_code_block_language.lower() == "math":
         return await asyncio.to_thread(render_markdown, content, ctx)
     return render_markdown(content, ctx)
@@ -234,4 +254,4 @@ async def messages_for_viewer(
 async def render_preview(rt: Runtime, user: UserRow, content: str, realm_url: str) -> str:
     """POST /messages/render: the HTML `content` would get if `user` sent it."""
     async with rt.db.read() as conn:
-        return (await render(conn, user, content, realm_url, previews=True)).html
+        return (await render(conn, user, content, realm_url, previews=True, now=rt.clock())).html

@@ -247,7 +247,7 @@ async def _plan(
         # zulip-compat: emptying a message leaves "(deleted)".
         raw = request.content if request.content.rstrip() else "(deleted)"
         content = normalize_content(raw)
-        rendered = await render(conn, user, content, request.realm_url, previews=True)
+        rendered = await render(conn, user, content, request.realm_url, previews=True, now=now)
         if stream is not None:
             await _check_edit_wildcards(conn, realm, message, stream, rendered)
         members = await context_store.group_member_ids(conn, rendered.mentioned_group_ids)

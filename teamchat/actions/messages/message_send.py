@@ -119,7 +119,9 @@ async def check_message(
             topic = _checked_topic(realm, stream, request.topic)
         else:
             participants = await _dm_participants(conn, realm, sender, request.to)
-        rendered = await render(conn, sender, content, request.realm_url, previews=True)
+        rendered = await render(
+            conn, sender, content, request.realm_url, previews=True, now=rt.clock()
+        )
         if stream is not None:
             await _check_wildcards(conn, realm, sender, stream, topic, rendered)
         await _check_group_mentions(conn, sender, rendered.mentioned_group_ids)

@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 
 from teamchat.lib import realm_settings
-from teamchat.lib.thumbnails import default_format
+from teamchat.lib.thumbnails import default_format, transcoded_name
 from teamchat.records import ImageAttachmentRow
 from teamchat.render.context import UploadPreview
 from teamchat.store import realm as realm_store
@@ -29,17 +29,19 @@ def upload_preview(image: ImageAttachmentRow) -> UploadPreview | None:
     """What the renderer shows of an uploaded image (None: it could not be decoded)."""
     if image.state == "failed":
         return None
-    url = None
+    url = transcoded = None
     if image.state == "ready":
         animated = image.frames > 1
         fmt = default_format(animated)
         url = f"/user_uploads/thumbnail/{image.path_id}/{fmt.name}"
+        transcoded = transcoded_name(image.content_type, image.thumbnail_names)
     return UploadPreview(
         width=image.width,
         height=image.height,
         content_type=image.content_type,
         animated=image.state == "ready" and image.frames > 1,
         thumbnail_url=url,
+        transcoded=transcoded,
     )
 
 

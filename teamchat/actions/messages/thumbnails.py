@@ -17,11 +17,12 @@ from collections.abc import Callable, Iterable
 from concurrent.futures import ThreadPoolExecutor
 from typing import IO, TypeVar
 
+from teamchat.actions import upload_bytes
 from teamchat.actions.messages.preview_context import upload_preview
 from teamchat.errors import ResourceNotFoundError
 from teamchat.lib import flags as fl
 from teamchat.lib.api_types import JsonDict
-from teamchat.lib.images import sniff_image_type
+from teamchat.lib.images import HEIF_SNIFF_BYTES, sniff_heic, sniff_image_type
 from teamchat.lib.thumbnails import (
     BadImageError,
     ImageInfo,
@@ -74,9 +75,9 @@ async def probe_upload(data: IO[bytes]) -> ImageInfo | None:
     then an ordinary file). Leaves `data` at its start."""
 
     def read_and_probe() -> ImageInfo | None:
-        head = data.read(16)
+        head = data.read(HEIF_SNIFF_BYTES)
         data.seek(0)
-        if not head.startswith((b"\x89PNG", b"GIF8", b"\xff\xd8\xff", b"RIFF")):
+        if sniff_image_type(head[:16]) is None and sniff_heic(head) is None:
             return None
         try:
             return probe(data.read())
@@ -113,9 +114,11 @@ async def backfill_images(rt: Runtime) -> None:
         for attachment_id in batch:
             info = None
             async with rt.db.read() as conn:
-                head = await upload_store.get_chunk(conn, attachment_id, 0) or b""
-            if sniff_image_type(head[:16]) is not None:
-                info = await probe_upload(io.BytesIO(await _read_upload(rt, attachment_id)))
+                row = await upload_store.get_attachment_by_id(conn, attachment_id)
+            data = await read_upload(rt, row) if row is not None else b""
+            if sniff_image_type(data[:16]) or sniff_heic(data[:HEIF_SNIFF_BYTES]):
+                info = await probe_upload(io.BytesIO(data))
+            del data
             async with rt.db.write() as tx:
                 await thumbnail_store.delete_backfill(tx, attachment_id)
                 if info is not None and await thumbnail_store.get_image(tx, attachment_id) is None:
@@ -151,7 +154,7 @@ async def _make_image_thumbnails(rt: Runtime, attachment_id: int) -> None:
             row = await upload_store.get_attachment_by_id(conn, attachment_id)
         if image is None or row is None or image.state != "pending":
             return
-        data = await _read_upload(rt, attachment_id)
+        data = await read_upload(rt, row)
         info = ImageInfo(image.content_type, image.width, image.height, image.frames)
         made: list[Thumbnail] = []
         try:
@@ -162,11 +165,14 @@ async def _make_image_thumbnails(rt: Runtime, attachment_id: int) -> None:
     await do_store_thumbnails(rt, image, made)
 
 
-async def _read_upload(rt: Runtime, attachment_id: int) -> bytes:
+async def read_upload(rt: Runtime, row: AttachmentRow) -> bytes:
+    """All of an upload's bytes: from the database, else from the blob store."""
     chunks: list[bytes] = []
     async with rt.db.read() as conn:
-        while (chunk := await upload_store.get_chunk(conn, attachment_id, len(chunks))) is not None:
+        while (chunk := await upload_store.get_chunk(conn, row.id, len(chunks))) is not None:
             chunks.append(chunk)
+    if not chunks and row.size and rt.blobs is not None:
+        return await rt.blobs.get(upload_bytes.attachment_key(row.path_id)) or b""
     return b"".join(chunks)
 
 
@@ -175,13 +181,19 @@ async def do_store_thumbnails(
 ) -> None:
     """Store the thumbnails (none: the image failed) and update the messages that show its
     spinner; send each update_message with rendering_only to the message's recipients."""
+    keys = [upload_bytes.thumbnail_key(image.path_id, thumb.format.name) for thumb in made]
+    if rt.blobs is not None:
+        for key, thumb in zip(keys, made, strict=True):
+            await rt.blobs.put_bytes(key, thumb.data, thumb.content_type)
     async with rt.db.write() as tx:
         if await thumbnail_store.get_image(tx, image.attachment_id) is None:
-            return  # the upload was deleted meanwhile
+            upload_bytes.delete_after_commit(rt, tx, keys)  # the upload was deleted meanwhile
+            return
         for thumb in made:
             await thumbnail_store.insert_thumbnail(
                 tx, image.attachment_id, name=thumb.format.name, content_type=thumb.content_type,
-                width=thumb.width, height=thumb.height, data=thumb.data,
+                width=thumb.width, height=thumb.height,
+                data=b"" if rt.blobs is not None else thumb.data,
             )  # fmt: skip
         await thumbnail_store.set_state(tx, image.attachment_id, "ready" if made else "failed")
         updated = await thumbnail_store.get_image(tx, image.attachment_id)
@@ -240,8 +252,13 @@ async def get_thumbnail(rt: Runtime, row: AttachmentRow, format_name: str) -> by
         image = await thumbnail_store.get_image(conn, row.id)
         name = pick_thumbnail(image, format_name) if image is not None else None
         found = await thumbnail_store.get_thumbnail(conn, row.id, name) if name else None
-    if found is None:
+    if found is None or name is None:
         raise ResourceNotFoundError("File not found")
+    if not found[1] and rt.blobs is not None:
+        data = await rt.blobs.get(upload_bytes.thumbnail_key(row.path_id, name))
+        if data is None:
+            raise ResourceNotFoundError("File not found")
+        return data
     return found[1]
 
 

@@ -1,7 +1,9 @@
-"""Uploaded files: store (in chunks, in the database), list, delete, serve, sign temporary URLs.
+"""Uploaded files: store, list, delete, serve, sign temporary URLs.
 
-Uploads arrive spooled to temporary files (see http/multipart.py); only copying them into
-the database happens inside the write transaction, never the network transfer.
+The bytes go in chunks into the database, or into the configured blob store
+(actions/upload_bytes.py). Uploads arrive spooled to temporary files (see http/multipart.py);
+only copying them into the database happens inside the write transaction, never the network
+transfer; a blob store is written before the transaction.
 """
 
 from __future__ import annotations
@@ -20,6 +22,7 @@ from typing import IO
 import msgspec
 
 from teamchat import store
+from teamchat.actions import upload_bytes
 from teamchat.actions.messages import thumbnails
 from teamchat.errors import ZulipError
 from teamchat.events.types_uploads import (
@@ -30,9 +33,11 @@ from teamchat.events.types_uploads import (
     AttachmentRemoveEvent,
     AttachmentUpdateEvent,
 )
+from teamchat.lib.thumbnails import ImageInfo
 from teamchat.records import AttachmentRow, UserRow
 from teamchat.runtime import Runtime
 from teamchat.store import retention as retention_store
+from teamchat.store import thumbnails as thumbnail_store
 from teamchat.store.db import Conn, Tx
 
 CHUNK_BYTES = 256 * 1024
@@ -58,7 +63,8 @@ def sanitize_file_name(name: str) -> str:
 async def do_upload_file(
     rt: Runtime, user: UserRow, file_name: str, content_type: str, data: IO[bytes]
 ) -> AttachmentRow:
-    """Copy a spooled upload into the database; send attachment/add to the uploader."""
+    """Store a spooled upload (in the database, or first in the blob store); send
+    attachment/add to the uploader."""
     clean_name = sanitize_file_name(file_name)
     async with rt.db.read() as conn:
         realm = await store.realm.get_realm(conn)
@@ -66,6 +72,27 @@ async def do_upload_file(
     path_id = f"{realm.id}/{secrets.token_hex(1)}/{secrets.token_urlsafe(18)}/{clean_name}"
     size = await asyncio.to_thread(_size_of, data)
     image = await thumbnails.probe_upload(data)
+    blobs = rt.blobs
+    if blobs is not None:
+        await blobs.put(upload_bytes.attachment_key(path_id), data, content_type)
+    try:
+        return await _insert_upload(rt, user, path_id, clean_name, content_type, size, image, data)
+    except BaseException:
+        if blobs is not None:
+            await upload_bytes.delete_now(blobs, [upload_bytes.attachment_key(path_id)])
+        raise
+
+
+async def _insert_upload(
+    rt: Runtime,
+    user: UserRow,
+    path_id: str,
+    clean_name: str,
+    content_type: str,
+    size: int,
+    image: ImageInfo | None,
+    data: IO[bytes],
+) -> AttachmentRow:
     async with rt.db.write() as tx:
         attachment_id = await store.uploads.insert_attachment(
             tx,
@@ -79,7 +106,7 @@ async def do_upload_file(
         if image is not None:
             await thumbnails.record_image(rt, tx, attachment_id, image)
         seq = 0
-        while chunk := await asyncio.to_thread(data.read, CHUNK_BYTES):
+        while rt.blobs is None and (chunk := await asyncio.to_thread(data.read, CHUNK_BYTES)):
             await store.uploads.insert_chunk(tx, attachment_id, seq, chunk)
             seq += 1
         attachment = await store.uploads.get_attachment_by_id(tx, attachment_id)
@@ -124,7 +151,9 @@ async def do_delete_attachment(rt: Runtime, user: UserRow, attachment_id: int) -
         row = await store.uploads.get_attachment_by_id(tx, attachment_id)
         if row is None or row.owner_id != user.id:
             raise ZulipError("Invalid attachment")
+        keys = await stored_keys(tx, row)
         await store.uploads.delete_attachment(tx, attachment_id)
+        upload_bytes.delete_after_commit(rt, tx, keys)
         event = AttachmentRemoveEvent(
             attachment=AttachmentIdOnly(id=attachment_id),
             upload_space_used=await store.uploads.upload_space_used(tx),
@@ -136,12 +165,27 @@ async def drop_uploads_of(rt: Runtime, tx: Tx, message_ids: Sequence[int]) -> No
     """Inside the transaction deleting these messages: delete the uploads no other message
     links (attachment/remove to each owner) and forget the messages' links."""
     orphans = await retention_store.uploads_only_linked_by(tx, message_ids)
+    keys: list[str] = []
     for attachment_id, _owner in orphans:
+        row = await store.uploads.get_attachment_by_id(tx, attachment_id)
+        if row is not None:
+            keys += await stored_keys(tx, row)
         await store.uploads.delete_attachment(tx, attachment_id)
+    upload_bytes.delete_after_commit(rt, tx, keys)
     await retention_store.unlink_messages(tx, message_ids)
     used = await store.uploads.upload_space_used(tx)
     for attachment_id, owner_id in orphans:
         _publish_removed(rt, tx, attachment_id, owner_id, used)
+
+
+async def stored_keys(conn: Conn, row: AttachmentRow) -> list[str]:
+    """The blob store keys of an upload and its thumbnails."""
+    image = await thumbnail_store.get_image(conn, row.id)
+    names = image.thumbnail_names if image is not None else ()
+    return [
+        upload_bytes.attachment_key(row.path_id),
+        *(upload_bytes.thumbnail_key(row.path_id, name) for name in names),
+    ]
 
 
 def _publish_removed(rt: Runtime, tx: Tx, attachment_id: int, owner_id: int, used: int) -> None:
@@ -191,7 +235,15 @@ async def link_attachments(
 
 
 async def stream_upload(rt: Runtime, row: AttachmentRow) -> AsyncIterator[bytes]:
-    """The upload's bytes chunk by chunk, each read in its own short snapshot."""
+    """The upload's bytes chunk by chunk: from the database, each chunk read in its own short
+    snapshot, or else from the blob store."""
+    if row.size and rt.blobs is not None:
+        async with rt.db.read() as conn:
+            first = await store.uploads.get_chunk(conn, row.id, 0)
+        if first is None:
+            async for part in rt.blobs.stream(upload_bytes.attachment_key(row.path_id)):
+                yield part
+            return
     for seq in range(-(-row.size // CHUNK_BYTES)):
         async with rt.db.read() as conn:
             chunk = await store.uploads.get_chunk(conn, row.id, seq)

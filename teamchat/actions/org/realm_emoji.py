@@ -1,6 +1,7 @@
 """Custom emoji ("realm emoji"): add, deactivate, list, serve images, register state.
 
-Images live in the database (realm_emoji_image). Removing an emoji only deactivates it, as
+Images live in the database (realm_emoji_image) or in the blob store (actions/upload_bytes.py),
+written before the emoji's row. Removing an emoji only deactivates it, as
 in Zulip, so old messages and reactions keep their image. Other areas (reactions, user
 status, message rendering) resolve emoji through the lookups at the bottom.
 """
@@ -13,6 +14,7 @@ import secrets
 import sqlite3
 
 from teamchat import store
+from teamchat.actions import upload_bytes
 from teamchat.actions.org.permissions import has_realm_permission
 from teamchat.actions.state import StateContext, state_fetcher
 from teamchat.errors import BadImageError, ResourceNotFoundError, ZulipError
@@ -108,6 +110,16 @@ async def do_add_realm_emoji(
     """Store a new active emoji; send realm_emoji (add, or the legacy update) to everyone."""
     # zulip-compat: a random file name, like Zulip's salted hash, so URLs are not guessable.
     file_name = secrets.token_hex(8) + images.IMAGE_EXTENSIONS[content_type]
+    if rt.blobs is not None:
+        async with rt.db.read() as conn:
+            realm_id = await _realm_id(conn)
+        await rt.blobs.put_bytes(
+            upload_bytes.emoji_key(realm_id, file_name, still=False), data, content_type
+        )
+        if still is not None:
+            key = upload_bytes.emoji_key(realm_id, file_name, still=True)
+            await rt.blobs.put_bytes(key, still, content_type)
+        data, still = b"", (b"" if still is not None else None)
     try:
         async with rt.db.write() as tx:
             emoji_id = await store.realm_emoji.insert(
@@ -175,6 +187,8 @@ async def get_emoji_image(
         data = None
         if emoji is not None and realm_id == await _realm_id(conn):
             data = await store.realm_emoji.get_image(conn, emoji.id, still=still)
+    if emoji is not None and data == b"" and rt.blobs is not None:
+        data = await rt.blobs.get(upload_bytes.emoji_key(realm_id, file_name, still=still))
     if emoji is None or data is None:
         raise ResourceNotFoundError("Not Found")
     return emoji.content_type, data

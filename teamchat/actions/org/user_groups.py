@@ -6,6 +6,7 @@ theirs. Changes to groups are in `actions.user_group_edit`.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping
 from dataclasses import dataclass
 
@@ -19,9 +20,10 @@ from teamchat.events.types_org import (
     UserGroupObject,
 )
 from teamchat.lib import system_groups as sg
+from teamchat.lib.api_types import JsonDict
 from teamchat.lib.group_permissions import USER_GROUP_PERMISSIONS
 from teamchat.lib.realm_settings import GroupSettingValue
-from teamchat.records import UserGroupRow, UserRow
+from teamchat.records import Role, UserGroupRow, UserRow
 from teamchat.runtime import Runtime
 from teamchat.store import user_groups as group_store
 from teamchat.store.db import Conn
@@ -44,29 +46,90 @@ class GroupsSnapshot:
 
 async def system_group_members(conn: Conn, now: int) -> dict[str, list[int]]:
     """System group name -> active users who are direct members through their role."""
+    members, _window = await _system_group_members(conn, now)
+    return members
+
+
+async def _system_group_members(
+    conn: Conn, now: int
+) -> tuple[dict[str, list[int]], tuple[int, float]]:
+    """The members, and the moments [from, until) between which they stay the same (a
+    member becomes a full member when the waiting period has passed)."""
     threshold = await store.groups.waiting_period_days(conn)
     result: dict[str, list[int]] = {name: [] for name in sg.SYSTEM_GROUPS}
+    since, until = -1, math.inf
+    by_kind: dict[tuple[Role, bool], list[str]] = {}
     for user in await store.users.list_users(conn, is_active=True):
         full = sg.is_full_member(user.role, user.date_joined, now, threshold)
-        for name in sg.direct_group_for_role(user.role, is_full_member=full):
+        if user.role == Role.MEMBER and threshold > 0:
+            turns = user.date_joined + threshold * sg.SECS_PER_DAY  # full from this moment
+            if full:
+                since = max(since, turns)
+            else:
+                until = min(until, turns)
+        names = by_kind.get((user.role, full))
+        if names is None:
+            names = by_kind[user.role, full] = sg.direct_group_for_role(
+                user.role, is_full_member=full
+            )
+        for name in names:
             result[name].append(user.id)
-    return result
+    return result, (since, until)
+
+
+_GROUP_TABLES = ("users", "realm", "user_group", "user_group_member", "user_group_subgroup")
 
 
 async def load_groups(conn: Conn, now: int) -> GroupsSnapshot:
-    """Read every group (deactivated too) with derived and stored direct members."""
+    """Read every group (deactivated too) with derived and stored direct members.
+
+    Read snapshots share one result while the tables stay the same and no member's
+    waiting period ends."""
+    return (await _loaded_groups(conn, now)).snap
+
+
+class _LoadedGroups:
+    """A groups snapshot, the moments between which it holds, and its objects (built on
+    first use: `realm_user_groups`)."""
+
+    def __init__(self, snap: GroupsSnapshot, window: tuple[int, float]) -> None:
+        self.snap, self.window = snap, window
+        self._objects: list[tuple[bool, JsonDict]] | None = None
+
+    def objects(self) -> list[tuple[bool, JsonDict]]:
+        """(deactivated, group object) of every group, in id order; never change them."""
+        if self._objects is None:
+            self._objects = [
+                (g.deactivated, msgspec.to_builtins(group_object(g, self.snap)))
+                for g in self.snap.groups
+            ]
+        return self._objects
+
+
+async def _loaded_groups(conn: Conn, now: int) -> _LoadedGroups:
+    return await conn.memo(
+        _GROUP_TABLES,
+        "groups:snapshot",
+        lambda c: _load_groups(c, now),
+        fresh=lambda loaded: loaded.window[0] <= now < loaded.window[1],
+    )
+
+
+async def _load_groups(conn: Conn, now: int) -> _LoadedGroups:
     groups = await group_store.list_groups(conn)
     members: dict[int, list[int]] = await group_store.stored_members(conn)
     system_ids = {g.name: g.id for g in groups if g.is_system_group}
-    for name, user_ids in (await system_group_members(conn, now)).items():
+    by_role, window = await _system_group_members(conn, now)
+    for name, user_ids in by_role.items():
         members[system_ids[name]] = user_ids
-    return GroupsSnapshot(
+    snap = GroupsSnapshot(
         groups=groups,
         members=members,
         subgroups=await group_store.subgroup_edges(conn),
         system_ids=system_ids,
         active_user_ids=frozenset(await store.users.list_active_user_ids(conn)),
     )
+    return _LoadedGroups(snap, window)
 
 
 def stored_settings(group: UserGroupRow, system_ids: Mapping[str, int]) -> dict[str, object]:
@@ -179,10 +242,8 @@ async def get_subgroups(
 
 @state_fetcher("realm_user_groups")
 async def _user_groups_state(ctx: StateContext) -> None:
-    snap = await load_groups(ctx.conn, ctx.rt.now())
+    loaded = await _loaded_groups(ctx.conn, ctx.rt.now())
     include_deactivated = ctx.caps.include_deactivated_groups
     ctx.state["realm_user_groups"] = [
-        msgspec.to_builtins(group_object(g, snap))
-        for g in snap.groups
-        if include_deactivated or not g.deactivated
+        obj for deactivated, obj in loaded.objects() if include_deactivated or not deactivated
     ]

@@ -113,6 +113,12 @@ def check_api_rate_limit(rt: Runtime, user: UserRow) -> None:
     rt.api_limiter.hit(key)
 
 
+def refund_api_rate_limit(rt: Runtime, user: UserRow) -> None:
+    """Give back the count `check_api_rate_limit` took for a request that is then answered
+    again from the start (the lean path handing it to the route, which counts it once more)."""
+    rt.api_limiter.unhit(str(user.id))
+
+
 def _raise_if_limited(limiter: RateLimiter, key: str) -> None:
     retry_after = limiter.retry_after(key)
     if retry_after is not None:

@@ -1,8 +1,9 @@
-"""Uploaded avatars (stored in the database) and the avatar URL redirect."""
+"""Uploaded avatars (in the database or the blob store) and the avatar URL redirect."""
 
 from __future__ import annotations
 
 from teamchat import store
+from teamchat.actions import upload_bytes
 from teamchat.actions.people.users import find_user_by_email
 from teamchat.errors import ZulipError
 from teamchat.events.types import RealmUserUpdateEvent
@@ -32,9 +33,15 @@ async def do_delete_avatar(rt: Runtime, user: UserRow) -> str:
 async def _change_avatar(
     rt: Runtime, user: UserRow, source: str, image: tuple[str, bytes] | None
 ) -> str:
+    key = upload_bytes.avatar_key(user.id)
+    if image is not None and rt.blobs is not None:
+        # The URL carries the avatar version, so replacing the object in place is safe.
+        await rt.blobs.put_bytes(key, image[1], image[0])
+        image = (image[0], b"")
     async with rt.db.write() as tx:
         if image is None:
             await store.uploads.delete_avatar(tx, user.id)
+            upload_bytes.delete_after_commit(rt, tx, [key])
         else:
             await store.uploads.set_avatar(tx, user.id, *image)
         await store.users.update_avatar_source(tx, user.id, source)
@@ -72,4 +79,9 @@ async def get_uploaded_avatar(rt: Runtime, user_id: int) -> tuple[str, bytes]:
         avatar = await store.uploads.get_avatar(conn, user_id)
     if avatar is None:
         raise ZulipError("No such avatar")
+    if not avatar[1] and rt.blobs is not None:
+        data = await rt.blobs.get(upload_bytes.avatar_key(user_id))
+        if data is None:
+            raise ZulipError("No such avatar")
+        return avatar[0], data
     return avatar

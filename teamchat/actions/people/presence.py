@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from teamchat import store
 from teamchat.actions.people.user_access import presence_audience, presence_visible_ids
-from teamchat.actions.people.users import find_user_by_email
+from teamchat.actions.people.user_lookup import find_user_by_email
 from teamchat.actions.state import StateContext, state_fetcher
 from teamchat.errors import ZulipError
 from teamchat.events import rules_people  # noqa: F401 (registers presence event shaping)

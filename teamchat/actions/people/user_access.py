@@ -9,7 +9,7 @@ conversation with (and every bot); everyone else sees everyone.
 from __future__ import annotations
 
 from teamchat import store
-from teamchat.actions.people import users as user_actions  # module import: users imports us
+from teamchat.actions.people.user_lookup import find_user_by_email
 from teamchat.errors import ZulipError
 from teamchat.lib import realm_settings, wire
 from teamchat.lib import system_groups as sg
@@ -80,7 +80,7 @@ async def access_user_by_email(
     for_admin: bool,
 ) -> UserRow:
     """Load a user by real or API email; the real one only if `actor` may see it."""
-    target = await user_actions.find_user_by_email(conn, email)
+    target = await find_user_by_email(conn, email)
     if (
         target is not None
         and email.lower() == target.delivery_email.lower()

@@ -6,7 +6,6 @@ Every function here that writes is a `do_*` with one transaction; `check_*` vali
 from __future__ import annotations
 
 import asyncio
-import re
 import sqlite3
 from collections.abc import Sequence
 
@@ -14,8 +13,9 @@ import msgspec
 
 from teamchat import store
 from teamchat.actions.org.system_group_events import publish_system_group_joins
-from teamchat.actions.people import user_access  # module import: user_access imports us
+from teamchat.actions.people import user_access
 from teamchat.actions.people.password_checks import password_changed
+from teamchat.actions.people.user_lookup import find_user_by_email as find_user_by_email
 from teamchat.errors import ZulipError
 from teamchat.events import rules_people  # noqa: F401 (registers realm_user event rules)
 from teamchat.events.internal import IF_CAPS
@@ -27,10 +27,9 @@ from teamchat.lib.validation import full_name_problem, is_valid_email
 from teamchat.records import BotDefaultsRow, BotType, EmailVisibility, RealmRow, Role, UserRow
 from teamchat.runtime import Runtime
 from teamchat.store import user_settings as settings_store
-from teamchat.store.db import Conn, Tx
+from teamchat.store.db import Tx
 
 # The API email of a user with a hidden address: user{id}@{realm host}.
-_DUMMY_LOCAL_RE = re.compile(r"user([1-9][0-9]*)", re.ASCII | re.IGNORECASE)
 
 
 async def access_user_by_id(
@@ -259,21 +258,6 @@ async def do_regenerate_api_key(rt: Runtime, user: UserRow) -> str:
     async with rt.db.write() as tx:
         await store.users.update_api_key(tx, user.id, api_key)
     return api_key
-
-
-async def find_user_by_email(conn: Conn, email: str) -> UserRow | None:
-    """A user by real email or by the API's dummy `user{id}@{realm host}` address."""
-    user = await store.users.get_user_by_delivery_email(conn, email)
-    if user is not None:
-        return user
-    local, _, domain = email.partition("@")
-    # Only the canonical form: `user05@` or Unicode digits must not name user 5 a second way.
-    alias = _DUMMY_LOCAL_RE.fullmatch(local)
-    if alias is not None:
-        realm = await store.realm.get_realm(conn)
-        if realm is not None and domain.lower() == realm.host.lower():
-            return await store.users.get_user_by_id(conn, int(alias[1]))
-    return None
 
 
 async def check_can_create_users(rt: Runtime, user: UserRow) -> None:

@@ -13,6 +13,7 @@ import msgspec
 
 from teamchat.lib import system_groups as sg
 from teamchat.lib import zulip_export_format as fmt
+from teamchat.store.blobs import BlobStore
 from teamchat.store.export_snapshot import Row, Snapshot
 
 # teamchat's system bots are <key>@<realm host>; Zulip knows them as <key>@zulip.com.
@@ -33,8 +34,12 @@ def settings_of(row: Row) -> dict[str, object]:
 class ExportContext:
     """Lookups over one snapshot, and ids allocated for rows Zulip has and teamchat has not."""
 
-    def __init__(self, snapshot: Snapshot, export_type: int, now: int) -> None:
+    def __init__(
+        self, snapshot: Snapshot, export_type: int, now: int, blobs: BlobStore | None = None
+    ) -> None:
         self.snapshot = snapshot
+        # Where upload bytes not in the database are (the `uploads` setting's store).
+        self.blobs = blobs
         self.export_type = export_type
         self.now = now
         self.realm = snapshot.rows("realm")[0]

@@ -13,19 +13,27 @@ import secrets
 import tempfile
 from collections.abc import AsyncIterator
 from pathlib import Path
+from typing import TYPE_CHECKING
 
+from teamchat.actions import upload_bytes
 from teamchat.actions.messages.message_send import check_send_message, internal_request
 from teamchat.actions.org.permissions import require_realm_admin
 from teamchat.actions.org.system_bots import NOTIFICATION_BOT, ensure_system_bot
 from teamchat.errors import ResourceNotFoundError, ZulipError
 from teamchat.events.types_realm_export import RealmExportEvent, RealmExportObject
 from teamchat.lib import zulip_export_format as fmt
+from teamchat.lib.lazy import lazy_module
 from teamchat.records import RealmExportRow, UserRow
 from teamchat.runtime import Runtime
 from teamchat.store import realm as realm_store
 from teamchat.store import realm_exports as export_store
 from teamchat.store import users as user_store
 from teamchat.store.db import Conn
+
+if TYPE_CHECKING:
+    from teamchat.actions.ops.realm_export import writer
+else:  # the export writer (tables, files, tarball): imported by the first export
+    writer = lazy_module("teamchat.actions.ops.realm_export.writer")
 
 log = logging.getLogger(__name__)
 # zulip-compat: at most 5 exports a week (views/realm_export.py EXPORT_LIMIT).
@@ -129,9 +137,15 @@ async def check_request_export(rt: Runtime, user: UserRow, export_type: int, rea
     return export_id
 
 
-async def _store_tarball(rt: Runtime, export_id: int, tarball: Path) -> int:
-    """Copy the tarball into the database, a few chunks per transaction so other writes
-    are not held up; return its size. Unserved until the export is marked succeeded."""
+async def _store_tarball(rt: Runtime, row: RealmExportRow, tarball: Path) -> int:
+    """Copy the tarball into the blob store, or into the database a few chunks per
+    transaction so other writes are not held up; return its size. Unserved until the
+    export is marked succeeded."""
+    export_id = row.id
+    if rt.blobs is not None:
+        key = upload_bytes.export_key(await _realm_id(rt), row.secret, tarball.name)
+        with tarball.open("rb") as source:
+            return await rt.blobs.put(key, source, "application/gzip")
     size, seq = 0, 0
     with tarball.open("rb") as source:
         while True:
@@ -162,9 +176,6 @@ async def _set_state(rt: Runtime, export_id: int, *, tarball: Path | None, size:
 
 async def run_export(rt: Runtime, export_id: int) -> None:
     """Make the export with the CLI's writer (in a thread) and store its tarball."""
-    # Imported here: the writer's modules are not needed to start the server (cold start).
-    from teamchat.actions.ops.realm_export.writer import write_export
-
     async with rt.db.write() as tx:
         row = await export_store.get(tx, export_id)
         if row is None or row.status != export_store.REQUESTED:
@@ -174,10 +185,12 @@ async def run_export(rt: Runtime, export_id: int) -> None:
         with tempfile.TemporaryDirectory(prefix="teamchat-export-") as tmp:
             name = f"zulip-export-{secrets.token_hex(4)}.tar.gz"
             tarball = Path(tmp) / name
+            blobs = rt.blobs.store if rt.blobs is not None else None
             await asyncio.to_thread(
-                write_export, rt.settings.db_path, tarball, row.export_type, now=rt.now()
-            )
-            size = await _store_tarball(rt, export_id, tarball)
+                writer.write_export, rt.settings.db_path, tarball, row.export_type, now=rt.now(),
+                blobs=blobs,
+            )  # fmt: skip
+            size = await _store_tarball(rt, row, tarball)
             await _set_state(rt, export_id, tarball=tarball, size=size)
     except Exception:
         log.exception("Data export %s failed", export_id)
@@ -224,6 +237,11 @@ async def do_delete_realm_export(rt: Runtime, user: UserRow, export_id: int) -> 
         if row.status in (export_store.REQUESTED, export_store.STARTED):
             raise ZulipError("Export still in progress")
         await export_store.mark_deleted(tx, export_id, rt.now())
+        if row.file_name is not None:
+            realm = await realm_store.get_realm(tx)
+            assert realm is not None
+            key = upload_bytes.export_key(realm.id, row.secret, row.file_name)
+            upload_bytes.delete_after_commit(rt, tx, [key])
         event = await _event(tx)
         admins = await export_store.human_admin_ids(tx)
         tx.after_commit(lambda: rt.broker.publish(event, admins))
@@ -244,8 +262,24 @@ async def access_export_file(
     return row
 
 
+async def _realm_id(rt: Runtime) -> int:
+    async with rt.db.read() as conn:
+        realm = await realm_store.get_realm(conn)
+    assert realm is not None
+    return realm.id
+
+
 async def stream_export_file(rt: Runtime, row: RealmExportRow) -> AsyncIterator[bytes]:
-    """A finished export's tarball chunk by chunk, each read in its own short snapshot."""
+    """A finished export's tarball chunk by chunk: from the database, each chunk read in its
+    own short snapshot, or else from the blob store."""
+    if row.size and row.file_name and rt.blobs is not None:
+        async with rt.db.read() as conn:
+            first = await export_store.get_chunk(conn, row.id, 0)
+        if first is None:
+            key = upload_bytes.export_key(await _realm_id(rt), row.secret, row.file_name)
+            async for part in rt.blobs.stream(key):
+                yield part
+            return
     for seq in range(-(-(row.size or 0) // CHUNK_BYTES)):
         async with rt.db.read() as conn:
             chunk = await export_store.get_chunk(conn, row.id, seq)

@@ -3,11 +3,12 @@ Zulip's local-storage export writes them (paths the importer copies from)."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import msgspec
 
+from teamchat.actions import upload_bytes
 from teamchat.actions.ops.realm_export.context import ExportContext
 from teamchat.lib import zulip_export_format as fmt
 from teamchat.store.export_snapshot import Row
@@ -39,7 +40,7 @@ def write_uploads(ctx: ExportContext, root: Path, attachments: list[Row], step: 
         target = _safe_join(folder, path)
         target.parent.mkdir(parents=True, exist_ok=True)
         with target.open("wb") as out:
-            for chunk in ctx.snapshot.attachment_bytes(int(str(attachment["id"]))):
+            for chunk in _attachment_chunks(ctx, attachment):
                 written += out.write(chunk)
         owner = ctx.user_by_id.get(int(str(attachment["owner"])), {})
         records.append(
@@ -59,6 +60,25 @@ def write_uploads(ctx: ExportContext, root: Path, attachments: list[Row], step: 
     return written
 
 
+def _attachment_chunks(ctx: ExportContext, attachment: Row) -> Iterator[bytes]:
+    """An upload's bytes: from the database, else from the blob store."""
+    chunks = iter(ctx.snapshot.attachment_bytes(int(str(attachment["id"]))))
+    first = next(chunks, None)
+    if first is not None:
+        yield first
+        yield from chunks
+    elif ctx.blobs is not None and int(str(attachment["size"])):
+        key = upload_bytes.attachment_key(str(attachment["path_id"]))
+        yield from ctx.blobs.chunks(key) or ()
+
+
+def _stored(ctx: ExportContext, data: object, key: str) -> bytes | None:
+    """Bytes read from the database, or (when they are b"" there) from the blob store."""
+    if data == b"" and ctx.blobs is not None:
+        return ctx.blobs.get(key)
+    return data if isinstance(data, bytes) else None
+
+
 def write_avatars(ctx: ExportContext, root: Path) -> int:
     """Copy uploaded avatars under avatars/ (the original and the served image)."""
     folder = root / fmt.AVATARS_DIR
@@ -69,8 +89,9 @@ def write_avatars(ctx: ExportContext, root: Path) -> int:
         if not ctx.is_exported_user(uid):
             continue
         base = fmt.avatar_path(ctx.realm_id, uid)
-        data = avatar["data"]
-        assert isinstance(data, bytes)
+        data = _stored(ctx, avatar["data"], upload_bytes.avatar_key(uid))
+        if data is None:
+            continue
         for suffix in (fmt.AVATAR_ORIGINAL_SUFFIX, ".png"):
             path = base + suffix
             target = _safe_join(folder, path)
@@ -98,7 +119,8 @@ def write_emoji(ctx: ExportContext, root: Path, emoji: list[Row]) -> int:
     records: list[Row] = []
     written = 0
     for row in emoji:
-        data = ctx.snapshot.emoji_image(int(str(row["id"])))
+        key = upload_bytes.emoji_key(ctx.realm_id, str(row["file_name"]), still=False)
+        data = _stored(ctx, ctx.snapshot.emoji_image(int(str(row["id"]))), key)
         if data is None:
             continue
         path = fmt.EMOJI_PATH_TEMPLATE.format(realm_id=ctx.realm_id, file_name=row["file_name"])

@@ -37,6 +37,7 @@ from teamchat.actions.ops.realm_export.realm_tables import (
     realm_row,
 )
 from teamchat.lib import zulip_export_format as fmt
+from teamchat.store.blobs import BlobStore
 from teamchat.store.export_snapshot import Row, Snapshot
 
 ExportProgress = Callable[[str, int, int], None]  # (phase, done, total)
@@ -96,10 +97,15 @@ def _realm_tables(ctx: ExportContext, clients: ClientIds) -> dict[str, list[Row]
 
 
 def write_export_dir(
-    snapshot: Snapshot, root: Path, export_type: int, now: int, progress: ExportProgress
+    snapshot: Snapshot,
+    root: Path,
+    export_type: int,
+    now: int,
+    progress: ExportProgress,
+    blobs: BlobStore | None = None,
 ) -> ExportSummary:
     """Write the export's files into the empty directory `root`."""
-    ctx = ExportContext(snapshot, export_type, now)
+    ctx = ExportContext(snapshot, export_type, now, blobs)
     clients = ClientIds()
     write = _write_json(root)
     tables = _realm_tables(ctx, clients)
@@ -136,15 +142,17 @@ def write_export(
     *,
     now: int,
     progress: ExportProgress = _no_progress,
+    blobs: BlobStore | None = None,
 ) -> ExportSummary:
-    """Export the organization in `db_path` to `dest`: a new directory, or a file ending in
-    .tar.gz holding one top-level directory (as Zulip's tarballs do)."""
+    """Export the organization in `db_path` (its upload bytes read from `blobs` where they
+    are not in the database) to `dest`: a new directory, or a file ending in .tar.gz holding
+    one top-level directory (as Zulip's tarballs do)."""
     with Snapshot(db_path) as snapshot:
         if not dest.name.endswith(TARBALL_SUFFIX):
             partial_dir = dest.with_name(dest.name + ".partial")
             partial_dir.mkdir()
             try:
-                summary = write_export_dir(snapshot, partial_dir, export_type, now, progress)
+                summary = write_export_dir(snapshot, partial_dir, export_type, now, progress, blobs)
             except BaseException:
                 shutil.rmtree(partial_dir, ignore_errors=True)
                 raise
@@ -154,7 +162,7 @@ def write_export(
         with tempfile.TemporaryDirectory(dir=dest.parent, prefix=".export-") as tmp:
             root = Path(tmp) / top
             root.mkdir()
-            summary = write_export_dir(snapshot, root, export_type, now, progress)
+            summary = write_export_dir(snapshot, root, export_type, now, progress, blobs)
             partial = dest.with_name(dest.name + ".partial")
             progress("tarball", 0, 1)
             with tarfile.open(partial, "w:gz", compresslevel=6) as tar:  # gzip's default

@@ -13,7 +13,7 @@ from pathlib import Path
 
 from teamchat.actions.ops.zulip_import import plan
 from teamchat.actions.ops.zulip_import.extras import import_extras, render_what_zulip_did_not
-from teamchat.actions.ops.zulip_import.files import import_files
+from teamchat.actions.ops.zulip_import.files import ImportedFiles, import_files
 from teamchat.actions.ops.zulip_import.messages import (
     ImportSummary,
     import_messages,
@@ -81,6 +81,22 @@ async def _import(rt: Runtime, export: ExportSource, progress: Progress) -> Impo
     if len(realms) != 1:
         raise ZulipError("realm.json must hold exactly one zerver_realm row")
     summary = ImportSummary(realm_name=as_str(realms[0].get("name")), source=export.kind)
+    files = ImportedFiles(rt.blobs)
+    try:
+        return await _import_all(rt, export, data, summary, files, progress)
+    except BaseException:
+        await files.forget()  # nothing was imported: neither are its files
+        raise
+
+
+async def _import_all(
+    rt: Runtime,
+    export: ExportSource,
+    data: TableData,
+    summary: ImportSummary,
+    files: ImportedFiles,
+    progress: Progress,
+) -> ImportSummary:
     async with rt.db.write() as tx:
         if not await bulk.is_empty(tx):
             raise ZulipError("This database is not empty; import needs a new database.")
@@ -97,7 +113,9 @@ async def _import(rt: Runtime, export: ExportSource, progress: Progress) -> Impo
         await bulk.create_indexes(tx, indexes)
         await bulk.set_cache_size(tx, None)
         progress("indexes", 1, 1)
-        await import_files(tx, export, data, summary.counts, lambda d, t: progress("files", d, t))
+        await import_files(
+            tx, export, data, summary.counts, lambda d, t: progress("files", d, t), files
+        )
         await import_extras(tx, data, summary.counts)
         await render_what_zulip_did_not(tx, unrendered)
         await bulk.finish_streams(tx)

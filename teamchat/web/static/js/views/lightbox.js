@@ -30,15 +30,15 @@ function build() {
   return { dialog, image, title, download, original, close, from: null };
 }
 
-// {href: the full-size picture, name, from: the element to focus again (refind(): it again,
-// once drawn anew), download: offer it}
-export function openLightbox({ href, name, from, refind, download = true }) {
+// {href: the original file, src: the full-size picture to show (default: href), name, from:
+// the element to focus again (refind(): it again, once drawn anew), download: offer it}
+export function openLightbox({ href, src = href, name, from, refind, download = true }) {
   viewer = viewer || build();
   viewer.from = from;
   viewer.refind = refind;
   viewer.title.textContent = name;
   viewer.image.alt = name;
-  viewer.image.src = href;
+  viewer.image.src = src;
   viewer.original.href = href;
   viewer.download.hidden = !download;
   if (download) {

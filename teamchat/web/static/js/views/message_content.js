@@ -1,7 +1,7 @@
 // What the client adds to a message's rendered HTML (the server's sanitized markup, already in
 // the page): Unicode emoji as characters, mentions of you marked as Zulip's web app marks them
-// (`user-mention-me`), image previews as bounded thumbnails that open in the viewer, and other
-// uploaded files as file cards. Only DOM nodes built here are added; no HTML is parsed.
+// (`user-mention-me`), image previews as bounded thumbnails that open in the viewer, video
+// previews that open the video's page, and other uploaded files as file cards. Only DOM nodes built here are added; no HTML is parsed.
 
 import { el } from "../dom.js";
 import { inGroupSetting } from "../permissions.js";
@@ -75,6 +75,10 @@ function showPreviews(content) {
     const link = preview.querySelector("a[href]");
     const img = link?.querySelector("img");
     if (!link || !img) continue;
+    if (preview.matches(".youtube-video, .embed-video")) {
+      showVideo(preview, link, img);
+      continue;
+    }
     const href = link.getAttribute("href");
     const name = link.getAttribute("title") || fileName(href);
     const loading = img.classList.contains("image-loading-placeholder");
@@ -89,9 +93,40 @@ function showPreviews(content) {
       const id = link.closest("article.message")?.dataset.id;
       const refind = () =>
         document.querySelector(`article.message[data-id="${id}"] .message_inline_image a[href="${CSS.escape(href)}"]`);
-      openLightbox({ href, name, from: link, refind, download: isUpload(href) });
+      openLightbox({ href, src: fullPicture(img, href), name, from: link, refind, download: isUpload(href) });
     });
   }
+}
+
+// What the viewer shows: the original, or for a type browsers do not show (HEIC) the server's
+// full-size WebP of it, named by data-transcoded-image next to the thumbnail (as Zulip's does).
+function fullPicture(img, href) {
+  const transcoded = img.dataset.transcodedImage;
+  const thumbnail = img.getAttribute("src") || "";
+  if (!transcoded || !/^[0-9]+x[0-9]+\.webp$/.test(transcoded)) return href;
+  if (!thumbnail.startsWith("/user_uploads/thumbnail/")) return href;
+  return thumbnail.replace(/\/[^/]+$/, `/${transcoded}`);
+}
+
+// A video preview (YouTube's still, or an oEmbed player's such as Vimeo's): the still image,
+// served through the server's proxy, with a play badge; a click opens the video on its site in
+// a new tab. The page never loads the provider's player (no third-party frame or script).
+function showVideo(preview, link, img) {
+  const href = link.getAttribute("href");
+  let site = "its site";
+  try {
+    site = new URL(href).hostname.replace(/^(www|m)\./, "");
+  } catch {
+    return;
+  }
+  const name = link.getAttribute("title") || "video";
+  preview.classList.add("video-preview");
+  img.alt = name;
+  img.setAttribute("loading", "lazy");
+  link.target = "_blank";
+  link.rel = "noopener noreferrer";
+  link.setAttribute("aria-label", `Play ${name} on ${site} (opens a new tab)`);
+  link.append(el("span", { class: "video-play", "aria-hidden": "true" }));
 }
 
 function reserveSize(img) {
