@@ -55,7 +55,7 @@ OTHER_WRITERS_LOOK_SECS = 0.001
 # groups, custom profile values) are built once per version of theirs too.
 WATCHED_TABLES = ("users", "realm", "linkifier", "stream", "subscription", "user_group",
                   "user_group_member", "user_group_subgroup",
-                  "custom_profile_field_value")  # fmt: skip
+                  "custom_profile_field_value", "idle_user")  # fmt: skip
 Params = tuple[object, ...] | dict[str, object]
 T = TypeVar("T")
 

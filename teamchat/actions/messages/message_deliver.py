@@ -140,7 +140,9 @@ async def do_send_message(
         )
         row = msgspec.structs.replace(row, id=message_id)
         flags = await _recipient_flags(tx, sender, draft, recipient_id)
-        await message_store.insert_user_messages(tx, message_id, flags)
+        await message_store.insert_user_messages(
+            tx, message_id, flags, stream_id=stream.id if stream else None
+        )
         await link_attachments(rt, tx, sender, message_id, now, draft.rendered.attachment_path_ids)
         submessages = []
         if draft.widget is not None:
