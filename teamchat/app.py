@@ -58,6 +58,7 @@ from teamchat.events.broker import cancel_task
 from teamchat.http import event_polls, html, lean
 from teamchat.http.auth import json_to_api, provide_runtime, provide_user, route_takes
 from teamchat.http.params import Params
+from teamchat.http.poll_lane import PollLane
 from teamchat.lib.disk_full import is_disk_full
 from teamchat.lib.integers import foreign_digit_values
 from teamchat.lib.log_throttle import ThrottledLog
@@ -130,6 +131,11 @@ def _as_zulip_error(exc: Exception) -> ZulipError:
     error.code = "INTERNAL_SERVER_ERROR"  # type: ignore[misc]
     error.http_status = 500  # type: ignore[misc]
     return error
+
+
+def poll_lane(app: Litestar) -> PollLane:
+    """The lane answering `app`'s plain long-polls on their connections (once it started)."""
+    return PollLane(app.state)
 
 
 def with_access_log(app: ASGIApp) -> ASGIApp:

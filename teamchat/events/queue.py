@@ -10,9 +10,9 @@ and the id spliced in when a poll takes it: a poll costs a join, not an encode.
 
 from __future__ import annotations
 
-import asyncio
 from collections import deque
 from collections.abc import Callable
+from typing import Protocol
 
 import msgspec
 
@@ -77,6 +77,15 @@ SHAPERS: dict[str, Shaper] = {}
 _encode = msgspec.json.Encoder().encode
 
 
+class Waiter(Protocol):
+    """What waits for a queue's next event: an asyncio future, or a poll answered on its
+    connection directly (http/poll_lane.py)."""
+
+    def done(self) -> bool: ...
+
+    def set_result(self, result: None, /) -> None: ...
+
+
 # What an idle queue holds until its first event: one deque (about 600 bytes) per queue
 # with events, not per queue (servers keep thousands of idle ones).
 _NO_EVENTS: deque[tuple[int, bytes]] = deque(maxlen=0)
@@ -88,6 +97,7 @@ class EventQueue:
     __slots__ = (
         "caps",
         "events",
+        "heartbeat_at",
         "idle_timeout_secs",
         "last_contact",
         "next_event_id",
@@ -112,7 +122,8 @@ class EventQueue:
         self.last_contact = now
         self.next_event_id = 0
         self.events: deque[tuple[int, bytes]] = _NO_EVENTS
-        self.waiter: asyncio.Future[None] | None = None
+        self.waiter: Waiter | None = None
+        self.heartbeat_at = 0.0  # loop time when a waiting poll gets its heartbeat
 
     def accepts(self, event: JsonDict) -> bool:
         event_type = event["type"]
