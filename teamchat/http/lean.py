@@ -33,6 +33,7 @@ from teamchat.errors import ZulipError
 from teamchat.http import events, message_flags, messages, presence, reactions, typing, users
 from teamchat.http.auth import check_api_access, identify
 from teamchat.http.params import Params
+from teamchat.lib.integers import is_ascii_digits
 from teamchat.runtime import Runtime
 
 # A larger body (a long message is 10,000 characters) goes the ordinary way.
@@ -134,7 +135,7 @@ def _plain_body_length(headers: list[tuple[bytes, bytes]]) -> int | None:
     length = 0
     for name, value in headers:
         if name == b"content-length":
-            if not value.isdigit() or int(value) > MAX_BODY_BYTES:
+            if not is_ascii_digits(value.decode("latin-1")) or int(value) > MAX_BODY_BYTES:
                 return None
             length = int(value)
         elif (
