@@ -107,7 +107,9 @@ async def build_realm(db: Path, people: int, channels: int, groups: int) -> BigR
             general = stream_ids[0]
             subs: set[tuple[int, int]] = {(general, uid) for uid in person_ids}
             for uid in person_ids:
-                for stream_id in rng.sample(stream_ids, 60 if uid == owner.id else 20):
+                for stream_id in rng.sample(
+                    stream_ids, min(len(stream_ids), 60 if uid == owner.id else 20)
+                ):
                     subs.add((stream_id, uid))
             for stream_id, members in (await sub_store.subscriber_ids(tx, stream_ids)).items():
                 subs -= {(stream_id, uid) for uid in members}  # the first run's own rows
@@ -121,7 +123,7 @@ async def build_realm(db: Path, people: int, channels: int, groups: int) -> BigR
                     tx, name=f"group {g:03d}", description=f"Group number {g}",
                     date_created=now, creator_id=owner.id, settings_json="{}",
                 )  # fmt: skip
-                size = rng.randint(20, 500)
+                size = min(len(person_ids), rng.randint(20, 500))
                 await group_store.insert_members(tx, group_id, rng.sample(person_ids, size))
             for i, uid in enumerate(person_ids):
                 update_id = await presence_store.next_update_id(tx)

@@ -22,9 +22,14 @@ less of its core than the driver expects, and this ratio moves far less than req
 - N idle registered queues (on a freshly started server): server RSS and server CPU per
   register
 - idle RSS after start
+- cold start: a fresh `teamchat serve` process to its first answered request (`--starts`)
+- a big organization (`--bigorg people,channels,groups`, 10,000 / 1,000 / 100 by default;
+  scripts/bench_bigorg.py builds it through the store): register, GET /users, presence in
+  server CPU per request, and the web client's first load in Chromium (`--no-browser` skips it)
 
 Usage: python scripts/bench_load.py [--runs 3] [--secs 10] [--listeners 10,100,1000]
-                                    [--queues 10000] [--rate 20]
+                                    [--queues 10000] [--rate 20] [--starts 7]
+                                    [--bigorg 10000,1000,100] [--bigorg-keep PATH] [--no-browser]
 Needs wrk (Debian: apt-get install wrk).
 """
 
@@ -49,6 +54,8 @@ import msgspec
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
+from scripts import bench_bigorg  # noqa: E402
+from scripts.bench_cold_start import start_to_first_answer  # noqa: E402
 from scripts.bench_messages import add_channel, add_people  # noqa: E402
 from teamchat.config import Settings  # noqa: E402
 from teamchat.lib.passwords import random_api_key  # noqa: E402
@@ -380,6 +387,13 @@ def main() -> None:
     parser.add_argument("--listeners", default="10,100,1000")
     parser.add_argument("--queues", type=int, default=10000)
     parser.add_argument("--rate", type=float, default=20)
+    parser.add_argument("--starts", type=int, default=7, help="cold starts to time (0: none)")
+    parser.add_argument(
+        "--bigorg", default="10000,1000,100",
+        help="people,channels,groups of the big organization ('' to skip it)",
+    )  # fmt: skip
+    parser.add_argument("--bigorg-keep", type=Path, default=None, help="keep/reuse its database")
+    parser.add_argument("--no-browser", action="store_true", help="skip the web client's load")
     args = parser.parse_args()
     if shutil.which("wrk") is None:
         sys.exit("wrk is needed: apt-get install wrk")
@@ -481,6 +495,31 @@ def main() -> None:
         finally:
             server.terminate()
             server.wait(15)
+        if args.starts:
+            # Cold start: a fresh process on the (already migrated) database to its first 200.
+            command = ["--db", str(db), "serve"]
+            starts = [start_to_first_answer(command) for _ in range(args.starts)]
+            rows.append((
+                "cold start to the first answered request",
+                f"{statistics.median(w for w, _ in starts) * 1000:.0f} ms",
+                f"server CPU {statistics.median(c for _, c in starts) * 1000:.0f} ms"
+                f" (median of {args.starts})",
+            ))  # fmt: skip
+        if args.bigorg:
+            people, channels, groups = (int(n) for n in args.bigorg.split(","))
+            big = bench_bigorg.parser().parse_args([
+                "--people", str(people), "--channels", str(channels), "--groups", str(groups),
+                "--runs", str(max(args.runs * 3, 5)), "--server-core", SERVER_CORE,
+                *(["--keep", str(args.bigorg_keep)] if args.bigorg_keep else []),
+                *(["--no-browser"] if args.no_browser else []),
+            ])  # fmt: skip
+            for figure, value, notes in bench_bigorg.run(big):
+                cpu_ms = re.search(r"([0-9.]+) ms (?:server )?CPU", f"{value} {notes}")
+                ratio = (
+                    f"; = {float(cpu_ms.group(1)) * 1000 / floor_cpu:.0f} floor requests of CPU"
+                    if cpu_ms else ""
+                )  # fmt: skip
+                rows.append((figure, value, notes + ratio))
         floor_end, floor_end_cpu = floor()
         rows.append((
             "floor again at the end", f"{floor_end:,.0f} req/s",

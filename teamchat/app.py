@@ -44,6 +44,7 @@ from teamchat.actions.notifications import mobile_push  # noqa: F401 (its send h
 from teamchat.actions.notifications.missed_emails import run_missed_emails
 from teamchat.actions.ops.change_feed import ChangeFeed
 from teamchat.actions.ops.realm_export.exports import fail_interrupted_exports
+from teamchat.actions.people.idle_users import run_idle_marking
 from teamchat.actions.scheduling.delivery import run_scheduler
 from teamchat.config import Settings
 from teamchat.errors import (
@@ -57,6 +58,7 @@ from teamchat.events.broker import cancel_task
 from teamchat.http import event_polls, html, lean
 from teamchat.http.auth import json_to_api, provide_runtime, provide_user, route_takes
 from teamchat.http.params import Params
+from teamchat.http.poll_lane import PollLane
 from teamchat.lib.disk_full import is_disk_full
 from teamchat.lib.integers import foreign_digit_values
 from teamchat.lib.log_throttle import ThrottledLog
@@ -129,6 +131,11 @@ def _as_zulip_error(exc: Exception) -> ZulipError:
     error.code = "INTERNAL_SERVER_ERROR"  # type: ignore[misc]
     error.http_status = 500  # type: ignore[misc]
     return error
+
+
+def poll_lane(app: Litestar) -> PollLane:
+    """The lane answering `app`'s plain long-polls on their connections (once it started)."""
+    return PollLane(app.state)
 
 
 def with_access_log(app: ASGIApp) -> ASGIApp:
@@ -265,9 +272,13 @@ def create_app(settings: Settings, rt: Runtime | None = None) -> Litestar:
         scheduler = asyncio.create_task(run_scheduler(runtime, settings.scheduler_interval_secs))
         retention = asyncio.create_task(run_retention(runtime, settings.retention_interval_secs))
         mails = asyncio.create_task(run_missed_emails(runtime, settings.scheduler_interval_secs))
+        idle = asyncio.create_task(
+            run_idle_marking(runtime, settings.idle_check_interval_secs, settings.idle_after_days)
+        )
         try:
             yield
         finally:
+            await cancel_task(idle)
             await cancel_task(mails)
             await cancel_task(retention)
             await cancel_task(scheduler)

@@ -91,6 +91,13 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
     dev_auth: bool = False
     # How often messages past their retention period are deleted.
     retention_interval_secs: float = 86400.0
+    # People without presence for this many days become idle: channel messages that carry
+    # no flag for them are stored without their row until they come back (0: never).
+    idle_after_days: int = 28
+    idle_check_interval_secs: float = 3600.0
+    # Message ids written out per transaction when an idle person comes back (a long absence
+    # is written in steps, so sends are not held up behind one big transaction).
+    idle_catch_up_step: int = 20_000
     # Rate limits (Zulip's defaults: 200 API requests a minute per user, 5 failed logins per
     # username in 30 minutes).
     api_rate_limit: RateLimit = RateLimit(max_requests=200, window_secs=60)
@@ -171,6 +178,9 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
             "outbound_max_per_sender": ("TEAMCHAT_OUTBOUND_MAX_PER_SENDER", int),
             "outbound_max_connections": ("TEAMCHAT_OUTBOUND_MAX_CONNECTIONS", int),
             "retention_interval_secs": ("TEAMCHAT_RETENTION_INTERVAL_SECS", float),
+            "idle_after_days": ("TEAMCHAT_IDLE_AFTER_DAYS", int),
+            "idle_check_interval_secs": ("TEAMCHAT_IDLE_CHECK_INTERVAL_SECS", float),
+            "idle_catch_up_step": ("TEAMCHAT_IDLE_CATCH_UP_STEP", int),
             "api_rate_limit": ("TEAMCHAT_API_RATE_LIMIT", RateLimit.parse),
             "auth_rate_limit": ("TEAMCHAT_AUTH_RATE_LIMIT", RateLimit.parse),
             "login_ip_rate_limit": ("TEAMCHAT_LOGIN_IP_RATE_LIMIT", RateLimit.parse),

@@ -20,7 +20,8 @@ from tests.support.server import ServerProcess, cli
 from tests.support.web import browser, log_in
 
 TIME_KEYS = {"timestamp", "date_joined", "last_edit_timestamp", "retry-after",
-             "server_timestamp", "active_timestamp", "idle_timestamp"}  # fmt: skip
+             "server_timestamp", "active_timestamp", "idle_timestamp", "date_created",
+             "realm_date_created", "server_generation"}  # fmt: skip
 SKIPPED_HEADERS = {"date", "server"}  # uvicorn's own
 
 
@@ -159,6 +160,24 @@ def test_sends_answer_and_publish_the_same_both_ways(pair: tuple[Side, Side]) ->
     assert len(pair[0].lean_lines("GET /api/v1/messages")) == 2
     assert len(pair[0].lean_lines("GET /api/v1/users/me")) == 2
     assert pair[1].lean_lines(".*") == []
+
+
+def test_register_answers_the_same_both_ways(pair: tuple[Side, Side]) -> None:
+    def scenario(side: Side) -> list[Any]:
+        eve = side.person("eve")
+        return [
+            side.answer(eve.post("/register")),  # every event type
+            side.answer(eve.post("/register", event_types='["message"]', apply_markdown="true",
+                                 client_capabilities='{"notification_settings_null": true}')),
+            side.answer(eve.post("/register", event_types="not json")),
+            side.answer(eve.post("/register", narrow='[["stream", "lean"]]',
+                                 fetch_event_types='["realm_user"]')),
+        ]  # fmt: skip
+
+    lean, route = both(pair, scenario)
+    assert lean == route
+    assert [a[0] for a in lean] == [200, 200, 400, 200]
+    assert len(pair[0].lean_lines("POST /api/v1/register")) >= 3
 
 
 def test_the_web_clients_session_sends_the_same_both_ways(pair: tuple[Side, Side]) -> None:

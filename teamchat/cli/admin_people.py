@@ -11,7 +11,7 @@ from typing import Annotated
 
 import typer
 
-from teamchat.actions.people import deactivation, user_admin, users
+from teamchat.actions.people import deactivation, idle_users, user_admin, users
 from teamchat.actions.people import user_settings as settings_actions
 from teamchat.cli.admin import ROLE_HELP, _user_by_email, admin, parse_role
 from teamchat.cli.common import console, fail, print_settings, run_action
@@ -45,6 +45,33 @@ def deactivate_user(email: str) -> None:
 
     run_action(action)
     console.print(f"[green]Deactivated[/] {email}")
+
+
+@admin.command("mark-idle")
+def mark_idle(
+    days: Annotated[
+        int, typer.Option(help="Days without presence after which someone is idle.")
+    ] = 28,
+    emails: Annotated[
+        list[str] | None,
+        typer.Option("--email", help="Make this person idle now, whatever their presence."),
+    ] = None,
+) -> None:
+    """Make idle everyone (not bots) without presence for DAYS days, or the people named:
+    channel messages that carry no flag for them are stored without their row until they
+    come back (the server also does this hourly, after TEAMCHAT_IDLE_AFTER_DAYS). Nothing
+    anyone sees changes."""
+    if days < 1:
+        raise fail("--days must be at least 1.")
+
+    async def action(rt: Runtime) -> int:
+        if not emails:
+            return await idle_users.mark_idle_users(rt, days)
+        people = [await _user_by_email(rt, email) for email in emails]
+        return await idle_users.mark_idle_now(rt, [user.id for user in people])
+
+    marked = run_action(action)
+    console.print(f"[green]{marked}[/] people made idle")
 
 
 @admin.command("reactivate-user")

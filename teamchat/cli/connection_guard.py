@@ -121,6 +121,9 @@ class GuardedHttpProtocol(HttpToolsProtocol):
     refusals: ClassVar[dict[str, ThrottledLog]]
 
     _timer: asyncio.TimerHandle | None = None
+    _timer_at = 0.0
+    _due: float | None = None
+    _on_due: Any = None
     _ip = ""
     _counted = False
     _header_bytes = 0
@@ -149,6 +152,9 @@ class GuardedHttpProtocol(HttpToolsProtocol):
 
     def connection_lost(self, exc: Exception | None) -> None:
         self._cancel()
+        if self._timer is not None:
+            self._timer.cancel()
+            self._timer = None
         if self._counted:
             self._counted = False
             self.per_ip[self._ip] -= 1
@@ -158,7 +164,7 @@ class GuardedHttpProtocol(HttpToolsProtocol):
 
     def data_received(self, data: bytes) -> None:
         idle = self.cycle is None or self.cycle.response_complete
-        if idle and self._timer is None and not self._in_headers:
+        if idle and self._due is None and not self._in_headers:
             # Bytes between requests (even blank lines, which start no message): the next
             # request's deadline runs from here.
             self._start_headers()
@@ -203,24 +209,40 @@ class GuardedHttpProtocol(HttpToolsProtocol):
         self._tail = b""
         self._arm(self.limits.header_timeout_secs, self._headers_timed_out)
 
+    # One deadline at a time (`_due`, loop time). Requests arm and clear deadlines many times
+    # a second on a busy connection; a loop timer is created only when none is pending early
+    # enough, and one that fires before the deadline (it moved) re-arms itself for it.
     def _arm(self, delay: float, callback: Any) -> None:
-        self._cancel()
-        self._timer = self.loop.call_later(delay, callback)
+        due = self.loop.time() + delay
+        self._due, self._on_due = due, callback
+        if self._timer is None or self._timer_at > due:
+            if self._timer is not None:
+                self._timer.cancel()
+            self._timer_at = due
+            self._timer = self.loop.call_at(due, self._tick)
 
     def _cancel(self) -> None:
-        if self._timer is not None:
-            self._timer.cancel()
-            self._timer = None
+        self._due = None  # a pending timer finds nothing due and stops
+
+    def _tick(self) -> None:
+        self._timer = None
+        due = self._due
+        if due is None:
+            return
+        if self.loop.time() < due:
+            self._timer_at = due
+            self._timer = self.loop.call_at(due, self._tick)
+            return
+        callback, self._due = self._on_due, None
+        callback()
 
     def _headers_timed_out(self) -> None:
-        self._timer = None
         if self._in_headers and not self.transport.is_closing():
             self._close_with("header_timeout", _HEADER_TIMEOUT,
                              "closed connections that did not send their headers within %g s",
                              self.limits.header_timeout_secs)  # fmt: skip
 
     def _body_timed_out(self) -> None:
-        self._timer = None
         if self.transport.is_closing():
             return
         if self.flow.read_paused:  # we stopped reading (the app is behind), not the client
@@ -249,15 +271,22 @@ class GuardedHttpProtocol(HttpToolsProtocol):
         throttled.warning(message, *args)
 
 
-def guarded_protocol(limits: Limits, forwarded_allow_ips: str | list[str]) -> type[Any]:
-    """A protocol class for uvicorn.Config(http=...) enforcing `limits` (one per server)."""
+def guarded_protocol(
+    limits: Limits,
+    forwarded_allow_ips: str | list[str],
+    base: type[GuardedHttpProtocol] = GuardedHttpProtocol,
+    **attributes: Any,
+) -> type[Any]:
+    """A protocol class for uvicorn.Config(http=...) enforcing `limits` (one per server):
+    `base` (or a subclass of it) with these class attributes."""
     return type(
         "TeamchatHttpProtocol",
-        (GuardedHttpProtocol,),
+        (base,),
         {
             "limits": limits,
             "trusted": _Trusted(forwarded_allow_ips),
             "per_ip": Counter(),
             "refusals": {},
+            **attributes,
         },
     )

@@ -9,15 +9,20 @@ from __future__ import annotations
 import time
 from enum import StrEnum
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
-from teamchat.actions.ops.realm_export.writer import TARBALL_SUFFIX, write_export
 from teamchat.cli.common import STATE, check_db_path, console, fail, open_uploads
 from teamchat.config import Settings
 from teamchat.lib import zulip_export_format as fmt
+from teamchat.lib.lazy import lazy_module
+
+if TYPE_CHECKING:
+    from teamchat.actions.ops.realm_export import writer
+else:  # the export writer: imported when `teamchat export` runs, not by every command
+    writer = lazy_module("teamchat.actions.ops.realm_export.writer")
 
 
 class ExportType(StrEnum):
@@ -64,7 +69,7 @@ def export(
 
         blobs = open_uploads(Settings.from_env(source, uploads=STATE.uploads))
         try:
-            summary = write_export(
+            summary = writer.write_export(
                 source,
                 path,
                 _TYPES[export_type],
@@ -77,7 +82,7 @@ def export(
         finally:
             if blobs is not None:
                 blobs.close()
-    kind = "tarball" if path.name.endswith(TARBALL_SUFFIX) else "directory"
+    kind = "tarball" if path.name.endswith(writer.TARBALL_SUFFIX) else "directory"
     console.print(
         f"[green]Exported[/] {summary.users} users, {summary.channels} channels, "
         f"{summary.messages} messages and {summary.uploads} uploads "

@@ -16,15 +16,13 @@ import tempfile
 import time
 from collections.abc import Coroutine
 from pathlib import Path
-from typing import Annotated, Any, TypeVar
+from typing import TYPE_CHECKING, Annotated, Any, TypeVar
 
 import msgspec
 import typer
 from rich.console import Console
 from rich.table import Table
 
-from teamchat.actions.ops import sandbox as sandbox_actions
-from teamchat.actions.ops.sandbox import SandboxAccount, SeedClock
 from teamchat.actions.org import mail
 from teamchat.cli.common import (
     STATE,
@@ -46,11 +44,19 @@ from teamchat.config import RateLimit, Settings
 from teamchat.errors import ZulipError
 from teamchat.events.broker import NullBroker
 from teamchat.lib import logsafe, passwords
-from teamchat.lib import sandbox_fixtures as fx
+from teamchat.lib.lazy import lazy_module
 from teamchat.runtime import Runtime
 from teamchat.store import realm as realm_store
 from teamchat.store.backup import LockError
 from teamchat.store.migrations import NotOurDatabaseError
+
+if TYPE_CHECKING:
+    from teamchat.actions.ops import sandbox as sandbox_actions
+    from teamchat.actions.ops.sandbox import SandboxAccount
+    from teamchat.lib import sandbox_fixtures as fx
+else:  # the seeding and its fixtures: imported when `teamchat sandbox` runs
+    sandbox_actions = lazy_module("teamchat.actions.ops.sandbox")
+    fx = lazy_module("teamchat.lib.sandbox_fixtures")
 
 WARNING = (
     "[bold red]INSECURE SANDBOX[/]: fast password hashing (argon2 with minimal parameters), "
@@ -194,7 +200,7 @@ async def _prepare(settings: Settings) -> tuple[list[SandboxAccount], bool]:
 async def _seed(settings: Settings) -> None:
     """Seed an empty database; its events go nowhere (nobody is connected yet)."""
     start = time.time() - (fx.MESSAGE_COUNT + len(fx.DIRECT_MESSAGES) + 1) * fx.MESSAGE_SPACING_SECS
-    clock = SeedClock(start)
+    clock = sandbox_actions.SeedClock(start)
     rt = await Runtime.open(settings, broker=NullBroker(), clock=clock)
     try:
         with console.status("Seeding the sandbox", spinner="dots") as status:

@@ -98,7 +98,8 @@ def claim(settings: Settings) -> tuple[socket.socket, ServerLock]:
 
 def run_server(settings: Settings, sock: socket.socket | None = None) -> None:
     """Serve `settings.db_path` until SIGINT/SIGTERM (on `sock` when bound already)."""
-    from teamchat.app import create_app, with_access_log
+    from teamchat.app import create_app, poll_lane, with_access_log
+    from teamchat.cli.poll_connection import PollingHttpProtocol
 
     litestar_app = create_app(settings)
     config = uvicorn.Config(
@@ -119,5 +120,10 @@ def run_server(settings: Settings, sock: socket.socket | None = None) -> None:
         max_connections=usable_connection_cap(settings.max_connections),
         max_connections_per_ip=settings.max_connections_per_ip,
     )
-    config.http = guarded_protocol(limits, config.forwarded_allow_ips)
+    config.http = guarded_protocol(
+        limits,
+        config.forwarded_allow_ips,
+        PollingHttpProtocol,
+        poll_lane=poll_lane(litestar_app),
+    )
     TeamchatServer(config, litestar_app).run(sockets=None if sock is None else [sock])

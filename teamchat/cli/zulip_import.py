@@ -7,17 +7,22 @@ command created is removed again when the import fails.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
-from teamchat.actions.ops.zulip_import.messages import ImportSummary
-from teamchat.actions.ops.zulip_import.run import import_realm
 from teamchat.cli.common import STATE, console, fail, run_action
+from teamchat.lib.lazy import lazy_module
 from teamchat.records import Role
 from teamchat.store.backup import DatabaseInUseError, LockError, ServerLock
+
+if TYPE_CHECKING:
+    from teamchat.actions.ops.zulip_import import run as importer
+    from teamchat.actions.ops.zulip_import.messages import ImportSummary
+else:  # the importers (Zulip and Slack): imported when `teamchat import` runs
+    importer = lazy_module("teamchat.actions.ops.zulip_import.run")
 
 _STAGES = {
     "organization": "Organization",
@@ -79,7 +84,7 @@ def _run(path: Path) -> ImportSummary:
                 tasks[stage] = bar.add_task(_STAGES.get(stage, stage), total=total)
             bar.update(tasks[stage], completed=done, total=total)  # type: ignore[arg-type]
 
-        return run_action(lambda rt: import_realm(rt, path, progress), create=True)
+        return run_action(lambda rt: importer.import_realm(rt, path, progress), create=True)
 
 
 def _print_summary(summary: ImportSummary) -> None:

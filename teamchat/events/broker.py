@@ -16,15 +16,19 @@ from collections.abc import Callable, Iterable, Mapping
 import msgspec
 
 from teamchat.errors import BadEventQueueIdError
-from teamchat.events.internal import targets_queue
-from teamchat.events.queue import ClientCapabilities, EventQueue
+from teamchat.events.internal import FOR_QUEUE
+from teamchat.events.queue import ClientCapabilities, EventQueue, Waiter
 from teamchat.events.types import Event, JsonDict
 
 log = logging.getLogger(__name__)
 _encode = msgspec.json.Encoder().encode
+_UNDECIDED = object()
 
 # Per-user extra fields merged into one recipient's copy (e.g. a message's flags).
 Audience = Iterable[int] | Mapping[int, JsonDict]
+# Clients mostly declare the same capabilities, so queues share one copy of each (a few
+# hundred bytes a queue otherwise); bounded, so ever new narrows cannot grow it without end.
+MAX_SHARED_CAPABILITIES = 1024
 
 
 class EventBroker:
@@ -44,7 +48,15 @@ class EventBroker:
         self.max_idle_timeout_secs = max_idle_timeout_secs
         self.queues: dict[str, EventQueue] = {}
         self.queues_by_user: dict[int, list[EventQueue]] = {}
+        # user id -> how many of their queues were registered with all_public_streams.
+        self._public_watchers: dict[int, int] = {}
+        self._shared_caps: dict[ClientCapabilities, ClientCapabilities] = {}
         self._closing = False
+        # Queues with a waiting poll; one sweep timer gives those past their time a heartbeat
+        # (at most `_sweep_secs` late).
+        self._waiting: set[EventQueue] = set()
+        self._sweeper: asyncio.TimerHandle | None = None
+        self._sweep_secs = min(1.0, heartbeat_secs / 4)
 
     # -- queues -----------------------------------------------------------------------
     def allocate(
@@ -53,10 +65,25 @@ class EventBroker:
         """Create a queue for `user_id`; its idle timeout is capped at the server maximum."""
         timeout = min(idle_timeout_secs or self.idle_timeout_secs, self.max_idle_timeout_secs)
         queue_id = f"{int(self.clock() * 1000):x}:{secrets.token_hex(8)}"
+        caps = self._shared(caps)
         queue = EventQueue(queue_id, user_id, caps, idle_timeout_secs=timeout, now=self.clock())
         self.queues[queue_id] = queue
         self.queues_by_user.setdefault(user_id, []).append(queue)
+        if caps.all_public_streams:
+            self._public_watchers[user_id] = self._public_watchers.get(user_id, 0) + 1
         return queue
+
+    def _shared(self, caps: ClientCapabilities) -> ClientCapabilities:
+        """An equal ClientCapabilities already held by another queue, else `caps`."""
+        try:
+            shared = self._shared_caps.get(caps)
+        except TypeError:  # a narrow with a list operand (`dm`) is not hashable
+            return caps
+        if shared is not None:
+            return shared
+        if len(self._shared_caps) < MAX_SHARED_CAPABILITIES:
+            self._shared_caps[caps] = caps
+        return caps
 
     def access(self, queue_id: str, user_id: int) -> EventQueue:
         """The queue `queue_id` if it exists and belongs to `user_id`."""
@@ -65,8 +92,15 @@ class EventBroker:
             raise BadEventQueueIdError(queue_id)
         return queue
 
+    def public_stream_watchers(self) -> set[int]:
+        """The users with a live queue registered with all_public_streams."""
+        return set(self._public_watchers)
+
     def delete(self, queue: EventQueue) -> None:
-        self.queues.pop(queue.queue_id, None)
+        if self.queues.pop(queue.queue_id, None) is not None and queue.caps.all_public_streams:
+            left = self._public_watchers.pop(queue.user_id, 0) - 1
+            if left > 0:
+                self._public_watchers[queue.user_id] = left
         user_queues = self.queues_by_user.get(queue.user_id, [])
         if queue in user_queues:
             user_queues.remove(queue)
@@ -89,52 +123,99 @@ class EventBroker:
         """
         payload = event if isinstance(event, dict) else msgspec.to_builtins(event)
         extras = audience if isinstance(audience, Mapping) else None
-        copies: dict[tuple[object, ...], bytes | None] = {}
+        target = payload.get(FOR_QUEUE)
+        target_id = target.get("queue_id") if isinstance(target, dict) else None
+        copies: dict[tuple[int, bytes, bool], bytes | None] = {}
+        merged: dict[bytes, JsonDict] = {}  # one merged payload per distinct extras
+        extra_keys: dict[int, bytes] = {}  # id of an extras dict (alive meanwhile) -> JSON
+        queues_by_user = self.queues_by_user
         for user_id in audience:
-            queues = self.queues_by_user.get(user_id)
+            queues = queues_by_user.get(user_id)
             if not queues:
                 continue
-            user_payload = payload
+            extra = extras[user_id] if extras is not None else None
             extra_key = b""
-            if extras is not None and extras[user_id]:
-                extra_key = _encode(extras[user_id])
-                user_payload = {**payload, **extras[user_id]}
+            if extra:
+                # Audiences often share one extras dict among many users: encode it once.
+                extra_key = extra_keys.get(id(extra), b"")
+                if not extra_key:
+                    extra_key = extra_keys[id(extra)] = _encode(extra)
             for queue in queues:
-                key = (queue.caps, extra_key, targets_queue(payload, queue.queue_id))
-                if key in copies:
-                    body = copies[key]
-                else:
+                # Equal capabilities are one shared object (see `_shared`), so its id names
+                # them without hashing (a narrow with a list operand is not even hashable).
+                key = (id(queue.caps), extra_key, queue.queue_id == target_id)
+                body = copies.get(key, _UNDECIDED)
+                if body is _UNDECIDED:
+                    user_payload = payload
+                    if extra:
+                        user_payload = merged.get(extra_key) or merged.setdefault(
+                            extra_key, {**payload, **extra}
+                        )
                     body = queue.encode(user_payload) if queue.accepts(user_payload) else None
                     copies[key] = body
                 if body is not None:
-                    queue.push_encoded(body)
+                    queue.push_encoded(body)  # type: ignore[arg-type]
 
     async def get_events(
         self, queue: EventQueue, last_event_id: int | None, *, dont_block: bool
     ) -> list[bytes]:
         """Acknowledge up to `last_event_id`, then return the pending events (JSON, see
         EventQueue.wire_events) or long-poll for one."""
+        events = self.begin_poll(queue, last_event_id, dont_block=dont_block)
+        if events is not None:
+            return events
+        waiter: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        self.attach(queue, waiter)
+        try:
+            await waiter
+        finally:
+            self.detach(queue, waiter)
+        return queue.wire_events()
+
+    def begin_poll(
+        self, queue: EventQueue, last_event_id: int | None, *, dont_block: bool
+    ) -> list[bytes] | None:
+        """Acknowledge up to `last_event_id`; the events to answer with now, or None when the
+        poll must wait (then `attach` a waiter, and `detach` it once woken)."""
         if last_event_id is not None:
             queue.prune(last_event_id)
         queue.last_contact = self.clock()
         if queue.events or dont_block or self._closing:
             return queue.wire_events()
+        return None
+
+    def attach(self, queue: EventQueue, waiter: Waiter) -> None:
+        """Make `waiter` the queue's one waiter (a new poll finishes the old one); it gets a
+        heartbeat if nothing else wakes it within its time."""
         if queue.waiter is not None:
-            queue.wake()  # a new request finishes the old one
-        loop = asyncio.get_running_loop()
-        waiter: asyncio.Future[None] = loop.create_future()
+            queue.wake()
         queue.waiter = waiter
-        timeout = self.heartbeat_secs + random.uniform(0, self.heartbeat_jitter_secs)
-        # A timer rather than wait_for: no task or shield per poll.
-        timer = loop.call_later(timeout, _heartbeat, queue, waiter)
-        try:
-            await waiter
-        finally:
-            timer.cancel()
-            if queue.waiter is waiter:
-                queue.waiter = None
-            queue.last_contact = self.clock()
-        return queue.wire_events()
+        loop = asyncio.get_running_loop()
+        jitter = random.uniform(0, self.heartbeat_jitter_secs)
+        queue.heartbeat_at = loop.time() + self.heartbeat_secs + jitter
+        self._waiting.add(queue)
+        if self._sweeper is None:
+            self._sweeper = loop.call_later(self._sweep_secs, self._sweep)
+
+    def detach(self, queue: EventQueue, waiter: Waiter) -> None:
+        """The poll of `waiter` is over (woken, or its client gone)."""
+        if queue.waiter is waiter:
+            queue.waiter = None
+            self._waiting.discard(queue)
+        queue.last_contact = self.clock()
+
+    def _sweep(self) -> None:
+        """Heartbeats for the polls that waited their time: one timer for every waiting poll,
+        instead of a loop timer created and cancelled per poll."""
+        self._sweeper = None
+        loop = asyncio.get_running_loop()
+        now = loop.time()
+        for queue in [q for q in self._waiting if q.heartbeat_at <= now]:
+            self._waiting.discard(queue)
+            if queue.waiter is not None and not queue.waiter.done():
+                queue.push({"type": "heartbeat"})  # wakes the waiter
+        if self._waiting:
+            self._sweeper = loop.call_later(self._sweep_secs, self._sweep)
 
     # -- lifecycle --------------------------------------------------------------------
     def collect_garbage(self) -> int:
@@ -157,12 +238,6 @@ class EventBroker:
         self._closing = True
         for queue in self.queues.values():
             queue.wake()
-
-
-def _heartbeat(queue: EventQueue, waiter: asyncio.Future[None]) -> None:
-    """A long-poll waited its time without an event: it ends with a heartbeat."""
-    if queue.waiter is waiter and not waiter.done():
-        queue.push({"type": "heartbeat"})  # wakes the waiter
 
 
 class NullBroker(EventBroker):

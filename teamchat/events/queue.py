@@ -10,9 +10,9 @@ and the id spliced in when a poll takes it: a poll costs a join, not an encode.
 
 from __future__ import annotations
 
-import asyncio
 from collections import deque
 from collections.abc import Callable
+from typing import Protocol
 
 import msgspec
 
@@ -77,8 +77,34 @@ SHAPERS: dict[str, Shaper] = {}
 _encode = msgspec.json.Encoder().encode
 
 
+class Waiter(Protocol):
+    """What waits for a queue's next event: an asyncio future, or a poll answered on its
+    connection directly (http/poll_lane.py)."""
+
+    def done(self) -> bool: ...
+
+    def set_result(self, result: None, /) -> None: ...
+
+
+# What an idle queue holds until its first event: one deque (about 600 bytes) per queue
+# with events, not per queue (servers keep thousands of idle ones).
+_NO_EVENTS: deque[tuple[int, bytes]] = deque(maxlen=0)
+
+
 class EventQueue:
     """A client's queue: ids count from 0, `last_event_id` acknowledges and prunes."""
+
+    __slots__ = (
+        "caps",
+        "events",
+        "heartbeat_at",
+        "idle_timeout_secs",
+        "last_contact",
+        "next_event_id",
+        "queue_id",
+        "user_id",
+        "waiter",
+    )
 
     def __init__(
         self,
@@ -95,8 +121,9 @@ class EventQueue:
         self.idle_timeout_secs = idle_timeout_secs
         self.last_contact = now
         self.next_event_id = 0
-        self.events: deque[tuple[int, bytes]] = deque()
-        self.waiter: asyncio.Future[None] | None = None
+        self.events: deque[tuple[int, bytes]] = _NO_EVENTS
+        self.waiter: Waiter | None = None
+        self.heartbeat_at = 0.0  # loop time when a waiting poll gets its heartbeat
 
     def accepts(self, event: JsonDict) -> bool:
         event_type = event["type"]
@@ -119,6 +146,8 @@ class EventQueue:
 
     def push_encoded(self, body: bytes) -> None:
         """Append an encoded copy (from `encode`, possibly another queue's equal one)."""
+        if self.events is _NO_EVENTS:
+            self.events = deque()
         self.events.append((self.next_event_id, body))
         self.next_event_id += 1
         self.wake()

@@ -30,11 +30,16 @@ _INT = re.compile(r"-?[0-9]{1,18}")
 _BOOLS = {"true": True, "false": False}
 _HEADERS = [(b"content-type", b"application/json")]
 _encode = msgspec.json.Encoder().encode
+# Authorization header -> its decoded Basic credentials (a pure function of the bytes; each
+# poll of a client sends the same header), for credentials that authenticated. Cleared when
+# it grows past the cap.
+_DECODED: dict[bytes, tuple[str, str]] = {}
+_DECODED_CAP = 10_000
 
 
 async def answer_poll(rt: Runtime, scope: dict[str, Any], send: Any) -> bool:
     """Answer a plain poll and return True, or return False having done nothing."""
-    found = _plain_poll(rt, scope)
+    found = plain_poll(rt, scope["headers"], scope["query_string"])
     if found is None:
         return False
     user, queue, last_event_id, dont_block = found
@@ -54,17 +59,28 @@ async def answer_poll(rt: Runtime, scope: dict[str, Any], send: Any) -> bool:
     return True
 
 
-def _plain_poll(
-    rt: Runtime, scope: dict[str, Any]
+def plain_poll(
+    rt: Runtime, headers: list[tuple[bytes, bytes]], query_string: bytes
 ) -> tuple[UserRow, EventQueue, int | None, bool] | None:
     """(user, queue, last_event_id, dont_block) of a plain poll, else None."""
-    credentials = _basic_credentials(scope["headers"])
-    poll = _poll_params(scope["query_string"])
-    if credentials is None or poll is None:
+    authorization = _authorization(headers)
+    poll = _poll_params(query_string)
+    if authorization is None or poll is None:
+        return None
+    credentials = _DECODED.get(authorization)
+    known = credentials is not None
+    if credentials is None and authorization[:6].lower() == b"basic ":
+        credentials = decode_basic(authorization[6:].decode("latin-1"))
+    if credentials is None:
         return None
     user = cached_api_user(rt, *credentials)
     if user is None:
         return None
+    if not known:
+        # Only credentials that authenticated are remembered: nobody fills this with junk.
+        if len(_DECODED) >= _DECODED_CAP:
+            _DECODED.clear()
+        _DECODED[authorization] = credentials
     queue_id, last_event_id, dont_block = poll
     queue = rt.broker.queues.get(queue_id)
     if queue is None or queue.user_id != user.id:
@@ -76,22 +92,20 @@ def _plain_poll(
     return user, queue, last_event_id, dont_block
 
 
-def _basic_credentials(headers: list[tuple[bytes, bytes]]) -> tuple[str, str] | None:
-    """(username, API key) of a request with Basic credentials and no body, else None."""
+def _authorization(headers: list[tuple[bytes, bytes]]) -> bytes | None:
+    """The Authorization header of a request with no body, else None."""
     authorization = None
     for name, value in headers:
         if name == b"authorization":
             authorization = value
         elif name in (b"content-length", b"transfer-encoding") and value != b"0":
             return None  # a body may hold parameters
-    if authorization is None or authorization[:6].lower() != b"basic ":
-        return None
-    return decode_basic(authorization[6:].decode("latin-1"))
+    return authorization
 
 
 def _poll_params(query_string: bytes) -> tuple[str, int | None, bool] | None:
     """(queue_id, last_event_id, dont_block) if the query holds only those, plainly written."""
-    params = parse_qsl(query_string.decode("latin-1"), keep_blank_values=True)
+    params = _parse_query(query_string.decode("latin-1"))
     values = dict(params)
     if len(values) != len(params) or not values.keys() <= _PARAMS or "queue_id" not in values:
         return None
@@ -102,3 +116,16 @@ def _poll_params(query_string: bytes) -> tuple[str, int | None, bool] | None:
     if dont_block is None:
         return None
     return values["queue_id"], int(last_event_id) if last_event_id is not None else None, dont_block
+
+
+def _parse_query(query: str) -> list[tuple[str, str]]:
+    """parse_qsl(query, keep_blank_values=True), without its unquoting where nothing is
+    quoted (a client's polls never quote anything)."""
+    if "%" in query or "+" in query:
+        return parse_qsl(query, keep_blank_values=True)
+    params = []
+    for piece in query.split("&"):
+        if piece:
+            name, _, value = piece.partition("=")
+            params.append((name, value))
+    return params

@@ -30,9 +30,10 @@ from litestar.utils.scope.state import ScopeState
 
 from teamchat.actions.people.auth import refund_api_rate_limit
 from teamchat.errors import ZulipError
-from teamchat.http import message_flags, messages, presence, reactions, typing, users
+from teamchat.http import events, message_flags, messages, presence, reactions, typing, users
 from teamchat.http.auth import check_api_access, identify
 from teamchat.http.params import Params
+from teamchat.lib.integers import is_ascii_digits
 from teamchat.runtime import Runtime
 
 # A larger body (a long message is 10,000 characters) goes the ordinary way.
@@ -67,6 +68,7 @@ LEAN_ROUTES = [
     LeanRoute(reactions.remove_reaction, "DELETE"),
     LeanRoute(typing.set_typing_status, "POST"),
     LeanRoute(presence.update_presence, "POST"),
+    LeanRoute(events.register_queue, "POST"),
 ]
 _STATIC = {(r.method, r.static_path): r for r in LEAN_ROUTES if r.static_path is not None}
 _PATTERNED = [r for r in LEAN_ROUTES if r.static_path is None]
@@ -133,7 +135,7 @@ def _plain_body_length(headers: list[tuple[bytes, bytes]]) -> int | None:
     length = 0
     for name, value in headers:
         if name == b"content-length":
-            if not value.isdigit() or int(value) > MAX_BODY_BYTES:
+            if not is_ascii_digits(value.decode("latin-1")) or int(value) > MAX_BODY_BYTES:
                 return None
             length = int(value)
         elif (

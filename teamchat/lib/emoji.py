@@ -3,7 +3,8 @@
 The names and codes are Zulip's (its generated `emoji_names` table, as published on PyPI by
 the `zulip-emoji-mapping` package), with Zulip's later renames applied on top; which
 characters are text unless U+FE0F follows comes from the `emoji` package (Unicode's data).
-A pure leaf module: no I/O and no teamchat imports. Tables are built once, on first use.
+A pure leaf module: no I/O, no teamchat imports but the lazy loader. Tables are built once,
+on first use (the two packages, a few MiB of data, are imported then).
 An emoji code is the dash-joined lowercase hex of the codepoints without U+FE0F ("2764",
 "1f937-200d-2640", "0023-20e3"); names are lowercase with underscores ("thumbs_up", "+1").
 """
@@ -12,9 +13,16 @@ from __future__ import annotations
 
 import functools
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
-import emoji as emoji_data
-from zulip_emoji_mapping.emoji_names import EMOJI_NAME_MAPS
+from teamchat.lib.lazy import lazy_module
+
+if TYPE_CHECKING:
+    import emoji as emoji_data
+    from zulip_emoji_mapping import emoji_names
+else:
+    emoji_data = lazy_module("emoji")
+    emoji_names = lazy_module("zulip_emoji_mapping.emoji_names")
 
 # Reaction type "zulip_extra_emoji": name -> emoji_code.
 ZULIP_EXTRA_EMOJI = {"zulip": "zulip"}
@@ -22,7 +30,6 @@ ZULIP_EXTRA_EMOJI_URL = "/static/generated/emoji/images/emoji/unicode/zulip.png"
 
 _VARIATION_SELECTOR = "\ufe0f"
 _KEYCAP = "\u20e3"
-_FULLY_QUALIFIED = emoji_data.STATUS["fully_qualified"]
 
 # zulip-compat: Zulip renamed these after the published table was made (Zulip 10, December
 # 2024): `:smile:` (and the `:)` emoticon) is now 😄, and 🙂 is `:slight_smile:`.
@@ -50,8 +57,9 @@ def _text_of(code: str) -> str:
 def _text_presentation() -> frozenset[str]:
     """Emoji whose fully-qualified form is one character (or a keycap) plus U+FE0F."""
     found = set()
+    fully_qualified = emoji_data.STATUS["fully_qualified"]
     for text, data in emoji_data.EMOJI_DATA.items():
-        if data["status"] == _FULLY_QUALIFIED and _VARIATION_SELECTOR in text:
+        if data["status"] == fully_qualified and _VARIATION_SELECTOR in text:
             bare = text.replace(_VARIATION_SELECTOR, "")
             if len(bare.replace(_KEYCAP, "")) == 1:
                 found.add(bare)
@@ -61,7 +69,7 @@ def _text_presentation() -> frozenset[str]:
 @functools.cache
 def _tables() -> _Tables:
     code_to_names: dict[str, list[str]] = {}
-    for code, info in EMOJI_NAME_MAPS.items():
+    for code, info in emoji_names.EMOJI_NAME_MAPS.items():
         code_to_names[code] = [str(info["canonical_name"]), *map(str, info["aliases"])]
     code_to_names.update({code: list(names) for code, names in _RENAMES.items()})
     renamed = {name for names in _RENAMES.values() for name in names}

@@ -7,11 +7,18 @@ import secrets
 import string
 from collections.abc import Iterator
 from contextlib import contextmanager
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import msgspec
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError
+
+from teamchat.lib.lazy import lazy_module
+
+if TYPE_CHECKING:
+    import zxcvbn  # type: ignore[import-untyped]
+else:  # its word lists: loaded by the first password that is judged
+    zxcvbn = lazy_module("zxcvbn")
 
 _HASHER = PasswordHasher()
 API_KEY_CHARS = 32
@@ -126,10 +133,7 @@ def password_strength(password: str) -> PasswordStrength:
 
 
 def _zxcvbn(password: str) -> dict[str, Any]:
-    # Imported on first use: it loads word lists (start-up time). The package has no types.
-    from zxcvbn import zxcvbn  # type: ignore[import-untyped]
-
     # zxcvbn refuses more than 72 characters (and slows down with length): the prefix's
     # estimate is a lower bound for the whole password, so judging it errs on the safe side.
-    result: dict[str, Any] = zxcvbn(password[:ZXCVBN_MAX_CHARS])
+    result: dict[str, Any] = zxcvbn.zxcvbn(password[:ZXCVBN_MAX_CHARS])
     return result

@@ -8,13 +8,22 @@ from __future__ import annotations
 
 import base64
 import binascii
+from typing import TYPE_CHECKING
 
 import msgspec
-import nacl.exceptions
-import nacl.secret
+
+from teamchat.lib.lazy import lazy_module
+
+if TYPE_CHECKING:
+    from nacl import exceptions as nacl_exceptions
+    from nacl import secret as nacl_secret
+else:  # libsodium's bindings: imported by the first encrypted notification
+    nacl_exceptions = lazy_module("nacl.exceptions")
+    nacl_secret = lazy_module("nacl.secret")
 
 SECRETBOX = 0x31
-PUSH_KEY_BYTES = 1 + nacl.secret.SecretBox.KEY_SIZE
+SECRETBOX_KEY_BYTES = 32  # nacl.secret.SecretBox.KEY_SIZE (XSalsa20-Poly1305's key)
+PUSH_KEY_BYTES = 1 + SECRETBOX_KEY_BYTES
 MAX_PUSH_KEY_ID = 2**32 - 1
 TOKEN_ID_BYTES = 8
 
@@ -43,16 +52,16 @@ def encrypt_payload(push_key: bytes, payload: dict[str, object]) -> bytes:
 
     Returns nonce + ciphertext, as PyNaCl's SecretBox produces them.
     """
-    box = nacl.secret.SecretBox(check_push_key(push_key))
+    box = nacl_secret.SecretBox(check_push_key(push_key))
     return bytes(box.encrypt(msgspec.json.encode(payload)))
 
 
 def decrypt_payload(push_key: bytes, message: bytes) -> dict[str, object]:
     """What the device does: decrypt and decode a payload (raises on tampering)."""
-    box = nacl.secret.SecretBox(check_push_key(push_key))
+    box = nacl_secret.SecretBox(check_push_key(push_key))
     try:
         plain = box.decrypt(message)
-    except nacl.exceptions.CryptoError:
+    except nacl_exceptions.CryptoError:
         raise ValueError("payload failed authentication") from None
     result: dict[str, object] = msgspec.json.decode(plain)
     return result

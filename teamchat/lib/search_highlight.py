@@ -14,14 +14,16 @@ import html
 import re
 import unicodedata
 from collections.abc import Iterable
+from typing import TYPE_CHECKING, Any
 
-import snowballstemmer  # type: ignore[import-untyped]
-
+from teamchat.lib.lazy import lazy_module
 from teamchat.lib.narrow import NarrowTerm
 from teamchat.records import MessageRow
 
-# The original Porter algorithm: the one SQLite's porter tokenizer implements.
-_STEMMER = snowballstemmer.stemmer("porter")
+if TYPE_CHECKING:
+    import snowballstemmer  # type: ignore[import-untyped]
+else:  # every language's stemmer: imported by the first search that highlights
+    snowballstemmer = lazy_module("snowballstemmer")
 # unicode61's tokens: runs of letters and digits (underscores separate words).
 _WORD = re.compile(r"[^\W_]+")
 _MARKUP = re.compile(r"(<[^>]*>|&#?\w+;)")
@@ -36,7 +38,13 @@ def fold(word: str) -> str:
 # Words repeat (Zipf): a page of results stems a few hundred distinct words, not thousands.
 @functools.lru_cache(maxsize=65536)
 def stem(word: str) -> str:
-    return str(_STEMMER.stemWord(fold(word)))
+    return str(_porter_stemmer().stemWord(fold(word)))
+
+
+@functools.cache
+def _porter_stemmer() -> Any:
+    """The original Porter algorithm: the one SQLite's porter tokenizer implements."""
+    return snowballstemmer.stemmer("porter")
 
 
 def search_stems(operands: Iterable[str]) -> frozenset[str]:

@@ -9,19 +9,25 @@ decode at most ANIMATION_MAX_PIXELS.
 
 from __future__ import annotations
 
+import functools
 import io
 import re
 from dataclasses import dataclass
-from typing import Final
-
-import pillow_heif
-from PIL import Image, ImageOps, ImageSequence, UnidentifiedImageError
+from typing import TYPE_CHECKING, Final
 
 from teamchat.lib.images import HEIF_SNIFF_BYTES, sniff_heic, sniff_image_type
+from teamchat.lib.lazy import lazy_module
 
-# libheif keeps its own limits on image size and memory (security limits, left on); it applies
-# a HEIC's rotation itself and reports orientation 1, so probe() never turns it twice.
-pillow_heif.register_heif_opener()
+if TYPE_CHECKING:
+    import PIL
+    import pillow_heif
+    from PIL import Image, ImageOps, ImageSequence
+else:  # Pillow and libheif: imported by the first upload that is an image
+    PIL = lazy_module("PIL")
+    Image = lazy_module("PIL.Image")
+    ImageOps = lazy_module("PIL.ImageOps")
+    ImageSequence = lazy_module("PIL.ImageSequence")
+    pillow_heif = lazy_module("pillow_heif")
 
 # zulip-compat: Zulip refuses images above 90 million pixels; a decoded RGBA image of that size
 # takes 360 MB, so teamchat stops at 50 million (an 8160x6120 phone photo still fits).
@@ -32,9 +38,6 @@ ANIMATION_MAX_PIXELS: Final = MAX_PIXELS // 3
 MAX_FRAMES: Final = 300
 WEBP_QUALITY: Final = 80
 _DECODERS: Final = ("PNG", "GIF", "JPEG", "WEBP", "HEIF")
-# Pillow's own bomb check (above 89 million pixels: a warning, above twice that: an error) runs
-# first; probe() then refuses every image over MAX_PIXELS from its header, before decoding.
-_PILLOW_BOMB = (Image.DecompressionBombError, Image.DecompressionBombWarning)
 _FORMAT_RE = re.compile(r"(\d+)x(\d+)(-anim)?\.(\w+)")
 
 
@@ -138,12 +141,23 @@ class BadImageError(Exception):
     """The bytes are not an image teamchat thumbnails, or one too large to decode."""
 
 
+@functools.cache
+def _register_heif_opener() -> None:
+    # libheif keeps its own limits on image size and memory (security limits, left on); it
+    # applies a HEIC's rotation itself and reports orientation 1, so probe() never turns it twice.
+    pillow_heif.register_heif_opener()
+
+
 def _open(data: bytes) -> Image.Image:
+    _register_heif_opener()
     try:
         return Image.open(io.BytesIO(data), formats=_DECODERS)
-    except (UnidentifiedImageError, OSError, ValueError, SyntaxError, EOFError) as error:
+    except (PIL.UnidentifiedImageError, OSError, ValueError, SyntaxError, EOFError) as error:
         raise BadImageError(str(error)) from None
-    except _PILLOW_BOMB as error:  # the warning is raised where warnings are errors
+    # Pillow's own bomb check (above 89 million pixels: a warning, above twice that: an
+    # error) runs first; probe() then refuses every image over MAX_PIXELS from its header.
+    except (Image.DecompressionBombError, Image.DecompressionBombWarning) as error:
+        # the warning is raised where warnings are errors
         raise BadImageError(str(error)) from None
 
 

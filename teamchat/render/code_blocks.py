@@ -12,15 +12,23 @@ from __future__ import annotations
 import functools
 import html
 import re
+from typing import TYPE_CHECKING
 from xml.etree.ElementTree import Element, SubElement
 
-from pygments import highlight
-from pygments.formatters import HtmlFormatter
-from pygments.lexer import Lexer
-from pygments.lexers import find_lexer_class_by_name, get_lexer_by_name
-from pygments.util import ClassNotFound
-
+from teamchat.lib.lazy import lazy_module
 from teamchat.render.md import Treeprocessor
+
+if TYPE_CHECKING:
+    import pygments
+    from pygments import formatters, lexers
+    from pygments import util as pygments_util
+    from pygments.formatters import HtmlFormatter
+    from pygments.lexer import Lexer
+else:  # Pygments' highlighter and its table of lexers: imported by the first code block
+    pygments = lazy_module("pygments")
+    formatters = lazy_module("pygments.formatters")
+    lexers = lazy_module("pygments.lexers")
+    pygments_util = lazy_module("pygments.util")
 
 # zulip-compat: python-markdown's CodeHilite header: `#!lang` or `:::lang` (two or more
 # colons), an optional path, and optional `hl_lines="1 3"`.
@@ -39,9 +47,9 @@ _OPEN_DIV = '<div class="codehilite">'
 def _lexer(lang: str) -> Lexer:
     # zulip-compat: startinline lets PHP snippets highlight without `<?php`.
     try:
-        return get_lexer_by_name(lang, startinline=True)
-    except ClassNotFound:
-        return get_lexer_by_name("text")
+        return lexers.get_lexer_by_name(lang, startinline=True)
+    except pygments_util.ClassNotFound:
+        return lexers.get_lexer_by_name("text")
 
 
 @functools.lru_cache(maxsize=256)
@@ -49,8 +57,8 @@ def language_display_name(lang: str) -> str:
     """Return the name Zulip puts in data-code-language: Pygments' name for the lexer
     ("py" -> "Python"), or the language as written if Pygments has no lexer for it."""
     try:
-        return str(find_lexer_class_by_name(lang).name)
-    except ClassNotFound:
+        return str(lexers.find_lexer_class_by_name(lang).name)
+    except pygments_util.ClassNotFound:
         return lang
 
 
@@ -67,13 +75,13 @@ def _hl_lines(spec: str | None) -> list[int]:
 def _formatter(hl_lines: tuple[int, ...]) -> HtmlFormatter[str]:
     # Building a formatter costs about a millisecond (it prepares its style table); a built
     # one keeps no state between calls, so one per hl_lines serves every block.
-    return HtmlFormatter(cssclass="codehilite", wrapcode=True, hl_lines=list(hl_lines))
+    return formatters.HtmlFormatter(cssclass="codehilite", wrapcode=True, hl_lines=list(hl_lines))
 
 
 def highlight_html(code: str, lang: str | None, hl_lines: list[int] | None = None) -> str:
     """Return Pygments' `<div class="codehilite">` for `code` in `lang` (plain text if None)."""
     formatter = _formatter(tuple(hl_lines or ()))
-    return str(highlight(code, _lexer(lang or "text"), formatter)).rstrip("\n")
+    return str(pygments.highlight(code, _lexer(lang or "text"), formatter)).rstrip("\n")
 
 
 def code_block_html(code: str, lang: str | None) -> str:

@@ -10,15 +10,20 @@ import functools
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
 
-import re2  # type: ignore[import-untyped]
 import uritemplate
 
+from teamchat.lib.lazy import lazy_module
 from teamchat.render.context import Linkifier
 from teamchat.render.links import WEB_LINK_RE, sanitize_url, url_to_a
 from teamchat.render.md import CompiledInlineProcessor, MatchResult
+
+if TYPE_CHECKING:
+    import re2  # type: ignore[import-untyped]
+else:  # RE2 (and the C++ runtime under it): imported by the first linkifier a realm has
+    re2 = lazy_module("re2")
 
 BEFORE_GROUP = "linkifier_before_match"
 OUTER_GROUP = "linkifier_actual_match"

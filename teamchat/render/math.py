@@ -21,13 +21,17 @@ import re
 import secrets
 import threading
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from xml.etree.ElementTree import Element
 
-import quickjs
-
+from teamchat.lib.lazy import lazy_module
 from teamchat.render.context import CurrentRender, RenderState
 from teamchat.render.md import AtomicString, CompiledInlineProcessor, MatchResult
+
+if TYPE_CHECKING:
+    import quickjs
+else:  # the JavaScript engine: imported by the first formula
+    quickjs = lazy_module("quickjs")
 
 # zulip-compat: Zulip's TEX_RE: `$$` not next to another `$`, a body that does not start with
 # `_` or a newline, and no word character right outside the dollars.

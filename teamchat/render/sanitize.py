@@ -3,12 +3,19 @@ classes the renderer produces. Anything else in the HTML is dropped."""
 
 from __future__ import annotations
 
+import functools
 import re
+from typing import TYPE_CHECKING
 
-import nh3
 from pygments.token import STANDARD_TYPES
 
+from teamchat.lib.lazy import lazy_module
 from teamchat.render.timestamps import DATETIME_ATTRIBUTE_RE
+
+if TYPE_CHECKING:
+    import nh3
+else:  # the sanitizer's Rust library: imported by the first message rendered
+    nh3 = lazy_module("nh3")
 
 # The classes Pygments gives highlighted code ("k", "nf", "s1"...), and "hll" for hl_lines.
 PYGMENTS_CLASSES = frozenset({*filter(None, STANDARD_TYPES.values()), "hll"})
@@ -106,19 +113,21 @@ def _filter_style(tag: str, value: str) -> str | None:
     return None if "url" in value.lower() or "background" in value.lower() else value
 
 
-_CLEANER = nh3.Cleaner(
-    tags=ALLOWED_TAGS,
-    clean_content_tags={"script", "style"},
-    attributes=ALLOWED_ATTRIBUTES,
-    attribute_filter=_filter_attribute,
-    link_rel=None,
-    url_schemes=URL_SCHEMES,
-    filter_style_properties={"text-align", "background-image"},
-)
+@functools.cache
+def _cleaner() -> nh3.Cleaner:
+    return nh3.Cleaner(
+        tags=ALLOWED_TAGS,
+        clean_content_tags={"script", "style"},
+        attributes=ALLOWED_ATTRIBUTES,
+        attribute_filter=_filter_attribute,
+        link_rel=None,
+        url_schemes=URL_SCHEMES,
+        filter_style_properties={"text-align", "background-image"},
+    )
 
 
 def sanitize_html(html: str) -> str:
     """Drop every tag, attribute, class and URL scheme the renderer does not produce."""
     # zulip-compat: Zulip writes the embed's style as `background-image: url("…")`; nh3
     # re-serializes the declaration without the space.
-    return _CLEANER.clean(html).replace(_EMBED_STYLE_NH3, _EMBED_STYLE_ZULIP)
+    return _cleaner().clean(html).replace(_EMBED_STYLE_NH3, _EMBED_STYLE_ZULIP)

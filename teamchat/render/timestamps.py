@@ -11,13 +11,17 @@ from __future__ import annotations
 
 import re
 from datetime import UTC, date, datetime, timedelta, timezone, tzinfo
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from xml.etree.ElementTree import Element
 
-import dateutil.parser
-
+from teamchat.lib.lazy import lazy_module
 from teamchat.render.context import CurrentRender
 from teamchat.render.md import AtomicString, CompiledInlineProcessor, MatchResult
+
+if TYPE_CHECKING:
+    from dateutil import parser as dateutil_parser
+else:  # imported by the first message with a <time:...> (its time zones pull in ctypes)
+    dateutil_parser = lazy_module("dateutil.parser")
 
 # zulip-compat: Zulip's common_timezones (zerver/lib/timezone.py), the abbreviations its
 # parser reads, in seconds from UTC; some are ambiguous, and Zulip picks these meanings.
@@ -50,9 +54,9 @@ def _parse_written(value: str, today: date | None) -> datetime | None:
         if today is not None:
             # zulip-compat: dateutil's default, today at midnight, fills a missing date.
             default = datetime(today.year, today.month, today.day)
-            return dateutil.parser.parse(value, default=default, tzinfos=_zone)
+            return dateutil_parser.parse(value, default=default, tzinfos=_zone)
         first, second = (
-            dateutil.parser.parse(value, default=default, tzinfos=_zone) for default in _DEFAULTS
+            dateutil_parser.parse(value, default=default, tzinfos=_zone) for default in _DEFAULTS
         )
     except (ValueError, OverflowError):
         return None

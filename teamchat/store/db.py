@@ -56,7 +56,7 @@ OTHER_WRITERS_LOOK_SECS = 0.001
 # Every send renders with the organization's alert words.
 WATCHED_TABLES = ("users", "realm", "linkifier", "stream", "subscription", "user_group",
                   "user_group_member", "user_group_subgroup",
-                  "custom_profile_field_value", "alert_word")  # fmt: skip
+                  "custom_profile_field_value", "idle_user", "alert_word")  # fmt: skip
 Params = tuple[object, ...] | dict[str, object]
 T = TypeVar("T")
 

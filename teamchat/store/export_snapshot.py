@@ -13,6 +13,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from types import TracebackType
 
+from teamchat.store import idle_users
 from teamchat.store.db import BUSY_TIMEOUT_MS
 
 Row = dict[str, object]
@@ -122,6 +123,10 @@ class Snapshot:
         self._conn.execute("BEGIN")
         # The snapshot is taken at the first read, not at BEGIN: read now.
         self._conn.execute("SELECT COUNT(*) FROM realm").fetchone()
+        # Whether some rows are implied (idle people): if not, reading them costs nothing.
+        self._anyone_idle = (
+            self._conn.execute("SELECT 1 FROM idle_user LIMIT 1").fetchone() is not None
+        )
 
     def __enter__(self) -> Snapshot:
         return self
@@ -153,12 +158,16 @@ class Snapshot:
             yield [dict(row) for row in chunk]
 
     def user_messages(self, first_id: int, last_id: int) -> list[Row]:
-        """The user_message rows of messages `first_id`..`last_id`."""
-        sql = (
-            "SELECT user_id, message_id, flags FROM user_message "
-            "WHERE message_id BETWEEN ? AND ? ORDER BY message_id, user_id"
-        )
-        return [dict(row) for row in self._conn.execute(sql, (first_id, last_id))]
+        """The user_message rows of messages `first_id`..`last_id` (with those implied for
+        idle users: see store.idle_users)."""
+        sql = "SELECT user_id, message_id, flags FROM user_message WHERE message_id BETWEEN ? AND ?"
+        params: tuple[int, ...] = (first_id, last_id)
+        if self._anyone_idle:
+            implied = idle_users.implied_rows_sql("m.id BETWEEN ? AND ?")
+            sql += f" UNION ALL SELECT implied.user_id, implied.id, 0 FROM ({implied}) implied"
+            params += (first_id, last_id)
+        sql += " ORDER BY message_id, user_id"
+        return [dict(row) for row in self._conn.execute(sql, params)]
 
     def attachment_bytes(self, attachment_id: int) -> Iterator[bytes]:
         """An upload's bytes, chunk by chunk."""

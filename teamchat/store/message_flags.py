@@ -5,30 +5,39 @@ from __future__ import annotations
 import sqlite3
 from collections.abc import Iterable, Sequence
 
+from teamchat.store import idle_users
 from teamchat.store.db import Conn, Tx
 from teamchat.store.messages import ids_sql
 
 
 async def user_flags(conn: Conn, user_id: int, message_ids: Iterable[int]) -> dict[int, int]:
-    """message id -> the user's flags, for the messages the user has a row for."""
+    """message id -> the user's flags, for the messages the user has a row for (written
+    out or implied: see store.idle_users)."""
+    message_ids = list(message_ids)
     rows = await conn.fetchall(
         "SELECT message_id, flags FROM user_message WHERE user_id = ?"
         f" AND message_id IN ({ids_sql(message_ids)})",
         (user_id,),
     )
-    return {int(r[0]): int(r[1]) for r in rows}
+    result = {int(r[0]): int(r[1]) for r in rows}
+    if len(result) < len(set(message_ids)):
+        result |= dict.fromkeys(await idle_users.implied_for_user(conn, user_id, message_ids), 0)
+    return result
 
 
 async def message_user_ids(conn: Conn, message_id: int) -> list[int]:
-    """Every user with a user_message row for the message."""
+    """Every user with a user_message row for the message (written out or implied)."""
     rows = await conn.fetchall(
         "SELECT user_id FROM user_message WHERE message_id = ? ORDER BY user_id", (message_id,)
     )
-    return [int(r[0]) for r in rows]
+    implied = await idle_users.implied_unless_written(conn, [message_id])
+    return sorted({int(r[0]) for r in rows} | {user_id for user_id, _ in implied})
 
 
 async def message_user_flags(conn: Conn, message_ids: Iterable[int]) -> dict[int, dict[int, int]]:
-    """user id -> {message id -> flags}, for every row of the given messages."""
+    """user id -> {message id -> flags}, for every row of the given messages (written out
+    or implied)."""
+    message_ids = list(message_ids)
     rows = await conn.fetchall(
         "SELECT user_id, message_id, flags FROM user_message"
         f" WHERE message_id IN ({ids_sql(message_ids)})"
@@ -36,21 +45,25 @@ async def message_user_flags(conn: Conn, message_ids: Iterable[int]) -> dict[int
     result: dict[int, dict[int, int]] = {}
     for user_id, message_id, bits in rows:
         result.setdefault(int(user_id), {})[int(message_id)] = int(bits)
+    for user_id, message_id in await idle_users.implied_unless_written(conn, message_ids):
+        result.setdefault(user_id, {}).setdefault(message_id, 0)
     return result
 
 
 async def set_user_flags(tx: Tx, message_id: int, flags: dict[int, int]) -> None:
-    """Replace the flags of some users' rows for one message."""
+    """Replace the flags of some users' rows for one message (an implied row is written)."""
     await tx.executemany(
-        "UPDATE user_message SET flags = ? WHERE user_id = ? AND message_id = ?",
-        [(bits, user_id, message_id) for user_id, bits in flags.items()],
+        "INSERT INTO user_message (user_id, message_id, flags) VALUES (?, ?, ?)"
+        " ON CONFLICT (user_id, message_id) DO UPDATE SET flags = excluded.flags",
+        [(user_id, message_id, bits) for user_id, bits in flags.items()],
     )
 
 
 async def add_user_messages(
     tx: Tx, user_ids: Iterable[int], message_ids: Sequence[int], flags: int
 ) -> None:
-    """Rows for users who gain access to moved messages (existing rows are kept)."""
+    """Rows for users who gain access to messages (existing rows are kept). For moved
+    messages: after `messages.move_messages`, which wrote out their implied rows."""
     await tx.executemany(
         "INSERT OR IGNORE INTO user_message (user_id, message_id, flags) VALUES (?, ?, ?)",
         [(user_id, message_id, flags) for user_id in user_ids for message_id in message_ids],
@@ -58,7 +71,8 @@ async def add_user_messages(
 
 
 async def delete_user_messages(tx: Tx, user_ids: Iterable[int], message_ids: Sequence[int]) -> None:
-    """Delete these users' rows for these messages."""
+    """Delete these users' rows for these messages (moved messages: after
+    `messages.move_messages`, which wrote out their implied rows)."""
     await tx.execute(
         f"DELETE FROM user_message WHERE user_id IN ({ids_sql(user_ids)})"
         f" AND message_id IN ({ids_sql(message_ids)})"

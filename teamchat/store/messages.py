@@ -6,6 +6,7 @@ import sqlite3
 from collections.abc import Iterable, Sequence
 
 from teamchat.records import MessageRow
+from teamchat.store import idle_users
 from teamchat.store.db import Conn, Tx
 
 COLUMNS = (
@@ -114,11 +115,18 @@ async def insert_message(
     )
 
 
-async def insert_user_messages(tx: Tx, message_id: int, flags: dict[int, int]) -> None:
-    """One user_message row per receiving user, with that user's flags."""
+async def insert_user_messages(
+    tx: Tx, message_id: int, flags: dict[int, int], *, stream_id: int | None = None
+) -> None:
+    """Each receiving user's row with their flags, except, for a channel message
+    (`stream_id`), the rows the idle-user rule implies (see store.idle_users)."""
+    left_out: set[int] = set()
+    if stream_id is not None:
+        plain = [user_id for user_id, bits in flags.items() if bits == 0]
+        left_out = await idle_users.plain_rows_left_out(tx, stream_id, plain)
     await tx.executemany(
         "INSERT INTO user_message (user_id, message_id, flags) VALUES (?, ?, ?)",
-        [(user_id, message_id, bits) for user_id, bits in flags.items()],
+        [(uid, message_id, bits) for uid, bits in flags.items() if uid not in left_out],
     )
 
 
@@ -228,6 +236,7 @@ async def move_messages(
     last_moved_time: int | None,
 ) -> None:
     """Put the messages in another channel and/or topic."""
+    await idle_users.freeze_messages(tx, await _leaving(tx, message_ids, stream_id))
     moved = ", last_moved_time = ?" if last_moved_time is not None else ""
     params: tuple[object, ...] = (stream_id, recipient_id, topic)
     if last_moved_time is not None:
@@ -237,6 +246,15 @@ async def move_messages(
         f" WHERE id IN ({ids_sql(message_ids)})",
         params,
     )
+
+
+async def _leaving(tx: Tx, message_ids: Sequence[int], stream_id: int) -> list[int]:
+    """Those of the messages that are not in channel `stream_id`."""
+    rows = await tx.fetchall(
+        f"SELECT id FROM message WHERE id IN ({ids_sql(message_ids)}) AND stream_id != ?",
+        (stream_id,),
+    )
+    return [int(r[0]) for r in rows]
 
 
 async def topic_message_ids(

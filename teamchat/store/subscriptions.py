@@ -7,6 +7,7 @@ import sqlite3
 from collections.abc import Iterable
 
 from teamchat.records import SubscriptionRow
+from teamchat.store import idle_users
 from teamchat.store import users as users_store
 from teamchat.store.db import Conn, Tx
 
@@ -145,6 +146,7 @@ async def used_colors(conn: Conn, user_id: int) -> set[str]:
 
 async def upsert_active(tx: Tx, stream_id: int, user_id: int, color: str) -> None:
     """Subscribe (or resubscribe, keeping former settings) a user to a channel."""
+    await idle_users.catch_up(tx, [user_id])  # the rule's rows follow subscriptions
     await tx.execute(
         "INSERT INTO subscription (stream_id, user_id, active, color) VALUES (?, ?, 1, ?)"
         " ON CONFLICT (stream_id, user_id) DO UPDATE SET active = 1",
@@ -154,6 +156,7 @@ async def upsert_active(tx: Tx, stream_id: int, user_id: int, color: str) -> Non
 
 async def deactivate(tx: Tx, stream_id: int, user_id: int) -> None:
     """Unsubscribe (keep the row and its settings for a later resubscription)."""
+    await idle_users.catch_up(tx, [user_id])  # the rule's rows follow subscriptions
     await tx.execute(
         "UPDATE subscription SET active = 0 WHERE stream_id = ? AND user_id = ?",
         (stream_id, user_id),

@@ -6,6 +6,7 @@ import sqlite3
 from typing import Any
 
 from teamchat.records import EmailVisibility, Role, UserRow
+from teamchat.store import idle_users
 from teamchat.store.db import Conn, Tx
 
 _COLUMNS = (
@@ -171,7 +172,8 @@ async def update_role(tx: Tx, user_id: int, role: Role) -> None:
 
 
 async def update_is_active(tx: Tx, user_ids: list[int], is_active: bool) -> None:
-    """Deactivate or reactivate users."""
+    """Deactivate or reactivate users (neither is idle afterwards: see store.idle_users)."""
+    await idle_users.wake(tx, user_ids)
     await tx.executemany(
         "UPDATE users SET is_active = ? WHERE id = ?",
         [(int(is_active), user_id) for user_id in user_ids],

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+from collections import deque
 
 import msgspec
 import pytest
@@ -138,3 +139,85 @@ async def test_access_checks_the_owner() -> None:
     queue = broker.allocate(1, ClientCapabilities())
     with pytest.raises(BadEventQueueIdError):
         broker.access(queue.queue_id, 2)
+
+
+async def test_equal_capabilities_share_a_copy_and_a_narrow_gets_only_its_messages() -> None:
+    broker = make_broker(FakeClock())
+    wide = broker.allocate(1, ClientCapabilities(apply_markdown=True))
+    same = broker.allocate(2, ClientCapabilities(apply_markdown=True))  # an equal object
+    narrow = ClientCapabilities(apply_markdown=True, narrow=(("channel", "here", False),))
+    narrowed = broker.allocate(1, narrow)
+    for name in ("here", "elsewhere"):
+        message = {"id": 1, "type": "stream", "subject": "t", "content": "<p>x</p>"}
+        event = {"type": "message", "message": {**message, "display_recipient": name}}
+        broker.publish({**event, "_raw_content": "x"}, {1: {"flags": []}, 2: {"flags": []}})
+    assert wide.events[0][1] is same.events[0][1]
+    assert [e["message"]["display_recipient"] for e in wide.contents()] == ["here", "elsewhere"]
+    assert [e["message"]["display_recipient"] for e in narrowed.contents()] == ["here"]
+
+
+class RecordingWaiter:
+    """A waiter that is not a future (as the poll lane's DirectPoll)."""
+
+    def __init__(self) -> None:
+        self.results = 0
+
+    def done(self) -> bool:
+        return self.results > 0
+
+    def set_result(self, result: None, /) -> None:
+        self.results += 1
+
+
+async def test_any_waiter_is_woken_once_and_detached() -> None:
+    broker = make_broker(FakeClock(), heartbeat_secs=60)
+    queue = broker.allocate(1, ClientCapabilities())
+    assert broker.begin_poll(queue, None, dont_block=False) is None
+    waiter = RecordingWaiter()
+    broker.attach(queue, waiter)
+    broker.publish({"type": "custom", "n": 1}, [1])
+    broker.publish({"type": "custom", "n": 2}, [1])
+    assert waiter.results == 1 and queue.waiter is waiter
+    broker.detach(queue, waiter)
+    assert queue.waiter is None
+    assert [e["n"] for e in queue.contents()] == [1, 2]
+    # A newer waiter finishes the one before it.
+    first, second = RecordingWaiter(), RecordingWaiter()
+    broker.attach(queue, first)
+    broker.attach(queue, second)
+    assert (first.results, second.results, queue.waiter) == (1, 0, second)
+
+
+async def test_public_stream_watchers_follow_their_queues() -> None:
+    broker = make_broker(FakeClock())
+    watching = ClientCapabilities(all_public_streams=True)
+    first, second = broker.allocate(1, watching), broker.allocate(1, watching)
+    broker.allocate(2, ClientCapabilities())
+    assert broker.public_stream_watchers() == {1}
+    broker.delete(first)
+    broker.delete(first)  # twice: still one queue left
+    assert broker.public_stream_watchers() == {1}
+    broker.delete(second)
+    assert broker.public_stream_watchers() == set()
+
+
+async def test_one_sweep_gives_each_waiting_poll_its_heartbeat() -> None:
+    broker = make_broker(FakeClock(), heartbeat_secs=0.05)
+    queues = [broker.allocate(1, ClientCapabilities()) for _ in range(3)]
+    polls = [broker.get_events(q, None, dont_block=False) for q in queues[:2]]
+    late = RecordingWaiter()
+    broker.attach(queues[2], late)
+    broker.detach(queues[2], late)  # answered before its time: no heartbeat
+    answers = await asyncio.wait_for(asyncio.gather(*polls), 5)
+    assert [[msgspec.json.decode(e)["type"] for e in a] for a in answers] == [["heartbeat"]] * 2
+    await asyncio.sleep(0.1)
+    assert queues[2].events == deque() and late.results == 0
+
+
+async def test_a_narrow_with_a_list_operand_gets_its_own_copy() -> None:
+    """Such capabilities are not hashable: the broker neither shares nor hashes them."""
+    broker = make_broker(FakeClock())
+    dm = ClientCapabilities(narrow=(("dm", [5, 6], False),))  # type: ignore[arg-type]
+    queues = [broker.allocate(1, dm), broker.allocate(2, ClientCapabilities())]
+    broker.publish({"type": "custom", "n": 1}, [1, 2])
+    assert [q.contents() for q in queues] == [[{"id": 0, "type": "custom", "n": 1}]] * 2

@@ -144,7 +144,9 @@ async def do_send_message(
         )
         row = msgspec.structs.replace(row, id=message_id)
         flags = await _recipient_flags(tx, sender, draft, recipient_id)
-        await message_store.insert_user_messages(tx, message_id, flags)
+        await message_store.insert_user_messages(
+            tx, message_id, flags, stream_id=stream.id if stream else None
+        )
         await link_attachments(rt, tx, sender, message_id, now, draft.rendered.attachment_path_ids)
         submessages = []
         if draft.widget is not None:
@@ -333,10 +335,16 @@ async def _publish_message(
     if draft.queue_id is not None and draft.local_id is not None:
         event[rules.LOCAL] = {"queue_id": draft.queue_id, "local_id": draft.local_id}
     visible = await _email_visibility(tx, sender, list(flags))
-    audience = {
-        user_id: {"flags": fl.flag_names(bits), rules.EMAIL_VISIBLE: visible[user_id]}
-        for user_id, bits in flags.items()
-    }
+    # Recipients with the same flags and email visibility share one extras dict (the
+    # broker encodes each distinct one once).
+    shared: dict[tuple[int, bool], JsonDict] = {}
+    audience: dict[int, JsonDict] = {}
+    for user_id, bits in flags.items():
+        key = (bits, visible[user_id])
+        extra = shared.get(key)
+        if extra is None:
+            extra = shared[key] = {"flags": fl.flag_names(bits), rules.EMAIL_VISIBLE: key[1]}
+        audience[user_id] = extra
     restricted = draft.access_restricted
     if (
         draft.stream is not None
@@ -346,9 +354,10 @@ async def _publish_message(
         # zulip-compat: user_ids_without_access_to_sender (a non-subscriber's channel message).
         can_access = set(await user_ids_who_can_access(tx, sender))
         for user_id in set(flags) - can_access:
-            audience[user_id][rules.SENDER_PLACEHOLDER] = wire.inaccessible_sender_fields(
-                sender.id, realm.host
-            )
+            audience[user_id] = {
+                **audience[user_id],
+                rules.SENDER_PLACEHOLDER: wire.inaccessible_sender_fields(sender.id, realm.host),
+            }
     tx.after_commit(lambda: rt.broker.publish(event, audience))
     if draft.stream is not None and draft.stream.is_public:
         tx.after_commit(lambda: _publish_to_all_public_streams_queues(rt, event, set(flags)))
@@ -362,7 +371,7 @@ def _publish_to_all_public_streams_queues(
 ) -> None:
     """Queues registered with all_public_streams get public channel messages they were not
     sent (with no flags), like Zulip's all_public_streams clients."""
-    watchers = {q.user_id for q in rt.broker.queues.values() if q.caps.all_public_streams}
+    watchers = rt.broker.public_stream_watchers()
     extra = {
         user_id: {"flags": [], rules.EMAIL_VISIBLE: False}
         for user_id in sorted(watchers - receivers)

@@ -12,15 +12,21 @@ import asyncio
 import logging
 import os
 import re
-import smtplib
 import ssl
 import time
 from concurrent.futures import ThreadPoolExecutor
 from email.message import EmailMessage
 from email.utils import formatdate, make_msgid
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from teamchat.config import Settings
+from teamchat.lib.lazy import lazy_module
+
+if TYPE_CHECKING:
+    import smtplib
+else:  # the SMTP client: imported by the first email sent over SMTP
+    smtplib = lazy_module("smtplib")
 
 log = logging.getLogger(__name__)
 SMTP_TIMEOUT_SECS = 30.0

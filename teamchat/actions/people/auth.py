@@ -6,6 +6,7 @@ import hmac
 import re
 
 from teamchat.actions.org.realm_deactivation import check_realm_active
+from teamchat.actions.people import idle_users
 from teamchat.actions.people.password_checks import check_password
 from teamchat.actions.people.users import find_user_by_email
 from teamchat.errors import (
@@ -34,10 +35,13 @@ async def authenticate_api_key(rt: Runtime, username: str, api_key: str) -> User
         async with rt.db.read() as conn:
             await check_realm_active(conn)
             user = await find_user_by_email(conn, username)
+            idle = user is not None and await idle_users.is_idle(conn, user.id)
         if user is None or not hmac.compare_digest(user.api_key.encode(), api_key.encode()):
             raise InvalidAPIKeyError()
         if not user.is_active:
             raise UserDeactivatedError()
+        if idle:  # back after a long time: what they missed is written first
+            await idle_users.wake(rt, user.id)
         if version is not None:
             if len(rt.auth_cache) >= _AUTH_CACHE_ENTRIES:
                 rt.auth_cache.clear()
@@ -62,6 +66,7 @@ async def authenticate_webhook_key(rt: Runtime, api_key: str) -> UserRow:
         raise InvalidAPIKeyError()
     if not user.is_active:
         raise UserDeactivatedError()
+    await idle_users.wake_if_idle(rt, user.id)
     check_api_rate_limit(rt, user)
     return user
 
@@ -77,10 +82,13 @@ def cached_api_user(rt: Runtime, username: str, api_key: str) -> UserRow | None:
 
 
 def _auth_version(rt: Runtime) -> int | None:
-    """The users and realm tables' version (None: unknown now, see Database.versions)."""
+    """The users, realm and idle_user tables' version (None: unknown now, see
+    Database.versions); a user made idle is woken by their next authentication."""
     versions = rt.db.versions()
-    # Both versions only grow, so their sum grows whenever either does.
-    return None if versions is None else versions["users"] + versions["realm"]
+    # Every version only grows, so their sum grows whenever any does.
+    if versions is None:
+        return None
+    return versions["users"] + versions["realm"] + versions["idle_user"]
 
 
 async def dev_fetch_api_key(rt: Runtime, username: str) -> UserRow:
@@ -140,4 +148,5 @@ async def fetch_api_key(rt: Runtime, username: str, password: str, client_ip: st
         raise AuthenticationFailedError()
     if not user.is_active:
         raise UserDeactivatedError()
+    await idle_users.wake_if_idle(rt, user.id)
     return user

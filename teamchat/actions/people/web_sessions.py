@@ -11,6 +11,7 @@ import hmac
 import secrets
 
 from teamchat.actions.org.realm_deactivation import check_realm_active
+from teamchat.actions.people import idle_users
 from teamchat.actions.people.auth import check_api_rate_limit, fetch_api_key
 from teamchat.errors import SessionRequiredError, SessionUserDeactivatedError
 from teamchat.records import UserRow, WebSessionRow
@@ -67,12 +68,15 @@ async def authenticate_session(rt: Runtime, token: str) -> tuple[UserRow, WebSes
         await check_realm_active(conn)
         session = await store_sessions.get_session(conn, _sha256(token))
         user = await store_users.get_user_by_id(conn, session.user_id) if session else None
+        idle = user is not None and await idle_users.is_idle(conn, user.id)
     if session is None or user is None or session.expires_at <= rt.clock():
         raise SessionRequiredError()
     if not hmac.compare_digest(session.auth_fingerprint, _fingerprint(user)):
         raise SessionRequiredError()
     if not user.is_active:
         raise SessionUserDeactivatedError()
+    if idle:  # back after a long time: what they missed is written first
+        await idle_users.wake(rt, user.id)
     check_api_rate_limit(rt, user)
     return user, session
 

@@ -6,6 +6,7 @@ and caps on requests in flight (in all, and per sender). See the package docstri
 from __future__ import annotations
 
 import asyncio
+import functools
 import socket
 import ssl
 import urllib.parse
@@ -136,7 +137,12 @@ class OutboundClient:
         self._slots = _Slots(max_per_sender, max_waiting_per_sender)
         # Name resolution blocks; it gets threads of its own, never the default executor's.
         self._dns = ThreadPoolExecutor(DNS_THREADS, thread_name_prefix="outbound-dns")
-        self._tls = ssl.create_default_context()
+
+    @functools.cached_property
+    def _tls(self) -> ssl.SSLContext:
+        # Made by the first https request: loading the system's CA certificates costs tens
+        # of milliseconds and a few MiB, which a server that never calls out need not pay.
+        return ssl.create_default_context()
 
     def close(self) -> None:
         self._dns.shutdown(wait=False, cancel_futures=True)

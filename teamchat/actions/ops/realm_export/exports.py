@@ -13,6 +13,7 @@ import secrets
 import tempfile
 from collections.abc import AsyncIterator
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from teamchat.actions import upload_bytes
 from teamchat.actions.messages.message_send import check_send_message, internal_request
@@ -21,12 +22,18 @@ from teamchat.actions.org.system_bots import NOTIFICATION_BOT, ensure_system_bot
 from teamchat.errors import ResourceNotFoundError, ZulipError
 from teamchat.events.types_realm_export import RealmExportEvent, RealmExportObject
 from teamchat.lib import zulip_export_format as fmt
+from teamchat.lib.lazy import lazy_module
 from teamchat.records import RealmExportRow, UserRow
 from teamchat.runtime import Runtime
 from teamchat.store import realm as realm_store
 from teamchat.store import realm_exports as export_store
 from teamchat.store import users as user_store
 from teamchat.store.db import Conn
+
+if TYPE_CHECKING:
+    from teamchat.actions.ops.realm_export import writer
+else:  # the export writer (tables, files, tarball): imported by the first export
+    writer = lazy_module("teamchat.actions.ops.realm_export.writer")
 
 log = logging.getLogger(__name__)
 # zulip-compat: at most 5 exports a week (views/realm_export.py EXPORT_LIMIT).
@@ -169,9 +176,6 @@ async def _set_state(rt: Runtime, export_id: int, *, tarball: Path | None, size:
 
 async def run_export(rt: Runtime, export_id: int) -> None:
     """Make the export with the CLI's writer (in a thread) and store its tarball."""
-    # Imported here: the writer's modules are not needed to start the server (cold start).
-    from teamchat.actions.ops.realm_export.writer import write_export
-
     async with rt.db.write() as tx:
         row = await export_store.get(tx, export_id)
         if row is None or row.status != export_store.REQUESTED:
@@ -183,7 +187,7 @@ async def run_export(rt: Runtime, export_id: int) -> None:
             tarball = Path(tmp) / name
             blobs = rt.blobs.store if rt.blobs is not None else None
             await asyncio.to_thread(
-                write_export, rt.settings.db_path, tarball, row.export_type, now=rt.now(),
+                writer.write_export, rt.settings.db_path, tarball, row.export_type, now=rt.now(),
                 blobs=blobs,
             )  # fmt: skip
             size = await _store_tarball(rt, row, tarball)
