@@ -23,7 +23,7 @@ from teamchat.lib import realm_settings
 from teamchat.lib.api_types import JsonDict
 from teamchat.lib.camo import camo_url
 from teamchat.lib.oembed import OEmbed, parse_oembed, provider_of
-from teamchat.lib.outbound import OutboundError
+from teamchat.lib.outbound import OutboundError, OutboundResponse
 from teamchat.lib.url_preview import (
     Preview,
     embed_html,
@@ -46,14 +46,21 @@ TIMEOUT_SECS = 5.0
 MAX_REDIRECTS = 3
 
 
+async def _fetch(
+    rt: Runtime, url: str, accept: str, max_bytes: int, sender_id: int
+) -> OutboundResponse:
+    """A preview's request through the one guarded outbound client."""
+    return await rt.outbound.fetch(
+        url, headers={"Accept": accept}, max_bytes=max_bytes,
+        deadline_secs=min(TIMEOUT_SECS, rt.settings.outbound_deadline_secs),
+        purpose="url-preview", senders=(f"user:{sender_id}",), max_redirects=MAX_REDIRECTS,
+    )  # fmt: skip
+
+
 async def fetch_page(rt: Runtime, url: str, sender_id: int) -> tuple[str, str] | None:
     """(final URL, text) of an HTML page, or None (logged) when there is none to preview."""
     try:
-        answer = await rt.outbound.fetch(
-            url, headers={"Accept": "text/html"}, max_bytes=MAX_PAGE_BYTES,
-            deadline_secs=min(TIMEOUT_SECS, rt.settings.outbound_deadline_secs),
-            purpose="url-preview", senders=(f"user:{sender_id}",), max_redirects=MAX_REDIRECTS,
-        )  # fmt: skip
+        answer = await _fetch(rt, url, "text/html", MAX_PAGE_BYTES, sender_id)
     except OutboundError as error:
         log.info("no preview for %s: %s", url, error)
         return None
@@ -73,11 +80,7 @@ async def fetch_page(rt: Runtime, url: str, sender_id: int) -> tuple[str, str] |
 async def fetch_oembed(rt: Runtime, request_url: str, sender_id: int) -> OEmbed | None:
     """A provider's oEmbed answer about a link, or None (logged)."""
     try:
-        answer = await rt.outbound.fetch(
-            request_url, headers={"Accept": "application/json"}, max_bytes=MAX_OEMBED_BYTES,
-            deadline_secs=min(TIMEOUT_SECS, rt.settings.outbound_deadline_secs),
-            purpose="url-preview", senders=(f"user:{sender_id}",), max_redirects=MAX_REDIRECTS,
-        )  # fmt: skip
+        answer = await _fetch(rt, request_url, "application/json", MAX_OEMBED_BYTES, sender_id)
     except OutboundError as error:
         log.info("no oEmbed answer from %s: %s", request_url, error)
         return None
