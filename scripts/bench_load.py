@@ -501,8 +501,8 @@ def main() -> None:
             starts = [start_to_first_answer(command) for _ in range(args.starts)]
             rows.append((
                 "cold start to the first answered request",
-                f"{statistics.median(w for w, _ in starts) * 1000:.0f} ms",
-                f"server CPU {statistics.median(c for _, c in starts) * 1000:.0f} ms"
+                f"{statistics.median(start[0] for start in starts) * 1000:.0f} ms",
+                f"server CPU {statistics.median(start[1] for start in starts) * 1000:.0f} ms"
                 f" (median of {args.starts})",
             ))  # fmt: skip
         if args.bigorg:
