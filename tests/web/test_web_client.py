@@ -10,7 +10,7 @@ import re
 import time
 from pathlib import Path
 
-from playwright.sync_api import expect
+from playwright.sync_api import Route, expect
 
 from tests.support.api import Api
 from tests.support.browser import DESKTOP, PHONE, log_in, message_with, subscribe
@@ -162,6 +162,38 @@ def test_a_send_that_fails_stays_visible_until_retried(
     latest = other.ok("GET", "/messages", anchor="newest", num_before=1, num_after=0)["messages"]
     assert latest[-1]["content"] == "<p>Written on a train</p>"
     assert latest[-1]["subject"] == "offline" and latest[-1]["stream_id"] == stream_id
+
+
+def test_a_sent_message_fetched_before_its_event_is_shown_once(
+    server: ServerProcess,
+    open_page,
+    pair,  # type: ignore[no-untyped-def]
+) -> None:
+    """The server's copy can come by a fetch (another view, a scroll down) before its event:
+    the local echo then gives way to it, not beside it."""
+    person, other, channel, stream_id = pair
+    page = open_page()
+    log_in(page, server.url, person.email)
+    page.goto(f"{server.url}/#narrow/channel/{stream_id}-x/topic/echoes")
+    expect(page.locator("#narrow-title")).to_contain_text(channel)
+    held: list[Route] = []
+    page.route(re.compile(r"/json/events\?"), lambda route: held.append(route))
+    page.wait_for_timeout(100)
+    with page.expect_response(lambda r: r.url.endswith("/json/messages") and r.ok):
+        page.fill("#compose-content", "Sent while the events wait")
+        page.press("#compose-content", "Enter")
+    # The events are held: no message event yet. A fetch of the topic brings the message in.
+    page.click("#left .views a:has-text('All messages')")
+    expect(page.locator("#narrow-title")).to_have_text("All messages")
+    page.go_back()
+    expect(message_with(page, "Sent while the events wait")).to_have_count(1)
+    expect(page.locator("#messages .echo")).to_have_count(0)
+    # Released (Playwright sends the held polls on), the events arrive: still one copy.
+    page.unroute(re.compile(r"/json/events\?"))
+    assert held
+    other.ok("POST", "/messages", type="stream", to=stream_id, topic="echoes", content="After")
+    expect(message_with(page, "After")).to_have_count(1)
+    expect(message_with(page, "Sent while the events wait")).to_have_count(1)
 
 
 def test_reconnects_after_a_server_restart(

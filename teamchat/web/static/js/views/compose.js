@@ -238,6 +238,7 @@ export class Compose {
       });
       echo.messageId = body.id;
       if (this.delivered?.has(body.id)) this.drop(echo);
+      else this.actions.onEchoes(this.echoes);
     } catch (error) {
       // An answer from the server (not a lost network): the text comes back to be fixed.
       if (error.status && this.restore(echo, error)) return;

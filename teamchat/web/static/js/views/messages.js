@@ -208,7 +208,10 @@ export class MessageList {
     } else nodes.push(el("p", { class: "loading", text: "Scroll up for older messages" }));
     for (const row of layoutRows(this.messages)) nodes.push(this.rowNode(row));
     if (!this.foundNewest) nodes.push(el("p", { class: "loading", text: "Scroll down for newer messages" }));
-    for (const echo of this.echoes) nodes.push(this.echoNode(echo));
+    // An echo whose message a fetch has already brought in (the person scrolled down to it
+    // before its event arrived) is not drawn twice.
+    const shown = new Set(this.messages.map((m) => m.id));
+    for (const echo of this.echoes) if (!shown.has(echo.messageId)) nodes.push(this.echoNode(echo));
     this.container.replaceChildren(...nodes);
     this.observeUnread();
   }
