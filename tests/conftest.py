@@ -76,6 +76,8 @@ def start_server(tmp_path: Path) -> Iterator[Callable[..., ServerProcess]]:
 
 
 # The README's Quick start from the built wheel (see tests/support/quickstart.py).
+# A PostgreSQL cluster per session, from Debian's package (see tests/support/postgres.py).
+from tests.support.postgres import postgres  # noqa: E402, F401
 from tests.support.quickstart import (  # noqa: E402, F401
     built_wheel,
     installed_teamchat,
