@@ -12,7 +12,7 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from typing import Any
 
-from litestar import Litestar, Request, Response, Router
+from litestar import Litestar, Request, Response
 from litestar.di import Provide
 from litestar.exceptions import HTTPException
 from litestar.plugins import PluginProtocol
@@ -28,7 +28,6 @@ from litestar.types import (
     Send,
 )
 
-from teamchat import http
 from teamchat.actions.integrations import (  # noqa: F401 (their send hooks)
     embedded_bots,
     outgoing_webhooks,
@@ -56,6 +55,7 @@ from teamchat.errors import (
 )
 from teamchat.events.broker import cancel_task
 from teamchat.http import event_polls, html, lean
+from teamchat.http.areas import AreaRoutes
 from teamchat.http.auth import json_to_api, provide_runtime, provide_user, route_takes
 from teamchat.http.params import Params
 from teamchat.http.poll_lane import PollLane
@@ -69,8 +69,6 @@ from teamchat.store.backup import run_periodic_backups
 log = logging.getLogger("teamchat")
 access_log = logging.getLogger("teamchat.access")
 disk_full_log = ThrottledLog(log)  # a full disk fails every write: one line a minute
-
-API_HANDLERS: list[Any] = http.api_handlers()
 
 
 class ClientDisconnected(Exception):
@@ -182,7 +180,11 @@ def with_access_log(app: ASGIApp) -> ASGIApp:
 
 class TeamchatLitestar(Litestar):
     """Litestar without its pydantic and attrs plugins: we use neither (msgspec only), and
-    importing pydantic's plugin alone took about a third of a second of every start-up."""
+    importing pydantic's plugin alone took about a third of a second of every start-up.
+    Each area's routes are registered on the first request that could reach them
+    (http/areas.py)."""
+
+    areas: AreaRoutes
 
     @staticmethod
     def _get_default_plugins(plugins: list[PluginProtocol]) -> list[PluginProtocol]:
@@ -205,6 +207,7 @@ class TeamchatLitestar(Litestar):
             ):
                 return
             scope = json_to_api(scope)
+            self.areas.ensure(scope["path"])
             rt: Runtime = self.state.rt
             try:
                 if rt.settings.lean_routes and await lean.answer(rt, self, scope, receive, send):  # type: ignore[arg-type]
@@ -289,9 +292,8 @@ def create_app(settings: Settings, rt: Runtime | None = None) -> Litestar:
             if rt is None:
                 await runtime.close()
 
-    api = Router(path="/api/v1", route_handlers=API_HANDLERS)
-    return TeamchatLitestar(
-        route_handlers=[api, *http.root_handlers()],
+    app = TeamchatLitestar(
+        route_handlers=[],
         dependencies={
             "params": Provide(provide_params),
             "rt": Provide(provide_runtime, sync_to_thread=False),
@@ -304,3 +306,5 @@ def create_app(settings: Settings, rt: Runtime | None = None) -> Litestar:
         openapi_config=None,
         request_max_body_size=settings.max_file_upload_size_mib * 1024 * 1024 + 65536,
     )
+    app.areas = AreaRoutes(app)
+    return app

@@ -20,8 +20,10 @@ The event poll has its own, leaner path (event_polls.py).
 
 from __future__ import annotations
 
+import importlib
 import re
 from collections.abc import Awaitable, Callable
+from functools import cached_property
 from typing import Any
 
 from litestar import Request
@@ -30,7 +32,6 @@ from litestar.utils.scope.state import ScopeState
 
 from teamchat.actions.people.auth import refund_api_rate_limit
 from teamchat.errors import ZulipError
-from teamchat.http import events, message_flags, messages, presence, reactions, typing, users
 from teamchat.http.auth import check_api_access, identify
 from teamchat.http.params import Params
 from teamchat.lib.integers import is_ascii_digits
@@ -45,30 +46,42 @@ _HEADERS = [(b"content-type", b"application/json")]
 
 
 class LeanRoute:
-    """One route handler of the framework, answered here for `method` at its path."""
+    """One route handler of the framework (`handler` in area module `area`), answered here for
+    `method` at `path`. The area is imported on the route's first request (tests/test_routes.py
+    checks that the handler serves that method at that path)."""
 
-    def __init__(self, handler: Any, method: str) -> None:
-        self.fn: Callable[..., Awaitable[Any]] = handler.fn
-        self.method = method
-        self.takes_request = "request" in handler.parsed_fn_signature.parameters
-        [relative] = handler.paths  # one path per lean handler
-        path = "/api/v1" + relative
+    def __init__(self, area: str, handler: str, method: str, path: str) -> None:
+        self.area, self.handler_name, self.method = area, handler, method
         # Path parameters are {name:int} only: ASCII digits (Zulip's [0-9]+).
         self.int_params = re.findall(r"\{(\w+):int\}", path)
         self.pattern = re.compile(re.sub(r"\{\w+:int\}", "([0-9]{1,18})", path) + r"\Z")
         self.static_path = path if not self.int_params else None
 
+    @cached_property
+    def handler(self) -> Any:
+        return getattr(importlib.import_module(f"teamchat.http.{self.area}"), self.handler_name)
+
+    @cached_property
+    def fn(self) -> Callable[..., Awaitable[Any]]:
+        return self.handler.fn  # type: ignore[no-any-return]
+
+    @cached_property
+    def takes_request(self) -> bool:
+        return "request" in self.handler.parsed_fn_signature.parameters
+
 
 LEAN_ROUTES = [
-    LeanRoute(messages.send_message, "POST"),
-    LeanRoute(users.get_own_user, "GET"),
-    LeanRoute(messages.get_messages, "GET"),
-    LeanRoute(message_flags.update_message_flags, "POST"),
-    LeanRoute(reactions.add_reaction, "POST"),
-    LeanRoute(reactions.remove_reaction, "DELETE"),
-    LeanRoute(typing.set_typing_status, "POST"),
-    LeanRoute(presence.update_presence, "POST"),
-    LeanRoute(events.register_queue, "POST"),
+    LeanRoute("messages", "send_message", "POST", "/api/v1/messages"),
+    LeanRoute("users", "get_own_user", "GET", "/api/v1/users/me"),
+    LeanRoute("messages", "get_messages", "GET", "/api/v1/messages"),
+    LeanRoute("message_flags", "update_message_flags", "POST", "/api/v1/messages/flags"),
+    LeanRoute("reactions", "add_reaction", "POST", "/api/v1/messages/{message_id:int}/reactions"),
+    LeanRoute(
+        "reactions", "remove_reaction", "DELETE", "/api/v1/messages/{message_id:int}/reactions"
+    ),
+    LeanRoute("typing", "set_typing_status", "POST", "/api/v1/typing"),
+    LeanRoute("presence", "update_presence", "POST", "/api/v1/users/me/presence"),
+    LeanRoute("events", "register_queue", "POST", "/api/v1/register"),
 ]
 _STATIC = {(r.method, r.static_path): r for r in LEAN_ROUTES if r.static_path is not None}
 _PATTERNED = [r for r in LEAN_ROUTES if r.static_path is None]

@@ -18,7 +18,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from teamchat.app import API_HANDLERS
+from teamchat import http
 from tests.support import fuzz, openapi
 from tests.support.server import ServerProcess
 
@@ -30,7 +30,7 @@ SELF_DESTRUCTIVE = {"DELETE /users/me"}
 def _our_routes() -> set[tuple[str, str]]:
     return {
         (fuzz.normalize(path), method.lower())
-        for handler in API_HANDLERS
+        for handler in http.api_handlers()
         for path in handler.paths
         for method in handler.http_methods
     }
