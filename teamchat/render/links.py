@@ -11,7 +11,7 @@ from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 from xml.etree.ElementTree import Element
 
-from teamchat.render.linkify import BEFORE_LINK_RE, WEB_LINK_RE
+from teamchat.render.linkify import BEFORE_LINK_RE, web_link_re
 from teamchat.render.md import (
     AtomicString,
     CompiledInlineProcessor,
@@ -131,7 +131,7 @@ class AutoLinkProcessor(CompiledInlineProcessor):
     links; the text stays as typed."""
 
     def __init__(self, realm_url: str) -> None:
-        super().__init__(WEB_LINK_RE)
+        super().__init__(web_link_re())
         self.realm_url = realm_url
 
     def handleMatch(self, m: Any, data: str) -> MatchResult:
@@ -155,11 +155,11 @@ def is_own_upload(url: str, realm_url: str) -> str | None:
 __all__ = [
     "ALLOWED_SCHEMES",
     "BEFORE_ALLOWED_RE",
-    "WEB_LINK_RE",
     "AutoLinkProcessor",
     "LinkProcessor",
     "is_own_upload",
     "make_relative",
     "sanitize_url",
     "url_to_a",
+    "web_link_re",
 ]
