@@ -13,11 +13,17 @@ import urllib.parse
 from collections.abc import AsyncIterator, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import asynccontextmanager
+from typing import TYPE_CHECKING
 
-import h11
 import msgspec
 
+from teamchat.lib.lazy import lazy_module
 from teamchat.lib.outbound.guard import OutboundPolicy, parse_ip
+
+if TYPE_CHECKING:
+    import h11
+else:  # the HTTP/1.1 parser: imported by the first outbound request (lib/lazy.py)
+    h11 = lazy_module("h11")
 
 REDIRECT_STATUSES = frozenset({301, 302, 303, 307, 308})
 READ_CHUNK_BYTES = 64 * 1024
