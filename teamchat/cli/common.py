@@ -13,7 +13,6 @@ from typing import TypeVar
 
 import typer
 from rich.console import Console
-from rich.table import Table
 
 from teamchat.config import Settings
 from teamchat.errors import ZulipError
@@ -142,6 +141,8 @@ def print_settings(values: Mapping[str, object], *, as_json: bool) -> None:
     if as_json:
         sys.stdout.write(json.dumps(dict(values), indent=2) + "\n")
         return
+    from rich.table import Table  # imported by the commands that print tables only
+
     table = Table("setting", "value")
     for name, value in values.items():
         table.add_row(name, json.dumps(value))

@@ -17,16 +17,7 @@ import typer
 from teamchat import __version__
 from teamchat.actions.ops.external_url import do_pin_external_url
 from teamchat.actions.org import realm as realm_actions
-from teamchat.cli import (  # noqa: F401  (they add their commands to `admin`)
-    admin_channels,
-    admin_org,
-    admin_realm,
-    first_start,
-)
-from teamchat.cli import backup as backup_commands
-from teamchat.cli import export as export_commands
-from teamchat.cli import sandbox as sandbox_commands
-from teamchat.cli.admin import admin
+from teamchat.cli import first_start
 from teamchat.cli.common import (
     STATE,
     check_db_path,
@@ -36,13 +27,13 @@ from teamchat.cli.common import (
     open_uploads,
     run_action,
 )
+from teamchat.cli.lazy_commands import LazyGroup
 from teamchat.cli.server import (
     PortUnavailableError,
     claim,
     install_logging,
     run_server,
 )
-from teamchat.cli.zulip_import import import_command
 from teamchat.config import DEFAULT_DB_PATH, Settings, bind_url, check_external_url
 from teamchat.lib import wire
 from teamchat.lib.passwords import random_password
@@ -54,13 +45,8 @@ app = typer.Typer(
     help="teamchat: a Zulip-compatible team chat server on one SQLite file.",
     no_args_is_help=True,
     pretty_exceptions_enable=False,
+    cls=LazyGroup,  # every command but `serve` is imported when it runs (cli/lazy_commands.py)
 )
-app.add_typer(admin, name="admin")
-app.command()(backup_commands.backup)
-app.command()(backup_commands.restore)
-app.command()(export_commands.export)
-app.command(name="import")(import_command)
-app.command()(sandbox_commands.sandbox)
 
 DEFAULT_ORG_NAME = "teamchat"
 DEFAULT_OWNER_EMAIL = f"owner@{realm_actions.DEFAULT_REALM_HOST}"
@@ -176,7 +162,9 @@ def serve(
 ) -> None:
     """Run the server (bootstrapping an organization on an empty database)."""
     if dev:
-        sandbox_commands.sandbox(host=host, port=port, zuliprc_dir=None)
+        from teamchat.cli.sandbox import sandbox
+
+        sandbox(host=host, port=port, zuliprc_dir=None)
         return
     if external_url is not None:
         try:
