@@ -103,24 +103,25 @@ async def bootstrap(rt: Runtime) -> tuple[str, str, str] | None:
     return wire.api_email(owner, realm.host), password, owner.api_key
 
 
-def pin_external_url(settings: Settings) -> str:
+def open_organization(settings: Settings) -> tuple[str, tuple[str, str, str] | None]:
     """Pin the external URL (the given one, else one given before, else the bind address),
-    say which it is and how to change it; return it."""
+    say which it is and how to change it, then bootstrap an empty database; return the URL
+    and what `bootstrap` returned. One opening of the database does both."""
 
-    async def pin(rt: Runtime) -> tuple[str, str | None]:
-        return await do_pin_external_url(
+    async def pin_and_bootstrap(rt: Runtime) -> tuple[str, tuple[str, str, str] | None]:
+        url, replaced = await do_pin_external_url(
             rt, bind_url(settings.host, settings.port), settings.external_url
         )
+        if replaced is not None:
+            console.print(f"External URL changed from {replaced} to {url}", soft_wrap=True)
+        console.print(
+            f"External URL: {url} (links in emails, notifications and invitations use it;"
+            " change it with `teamchat serve --external-url https://chat.example.com`)",
+            soft_wrap=True,
+        )
+        return url, await bootstrap(rt)
 
-    url, replaced = run_action(pin, settings, create=True)
-    if replaced is not None:
-        console.print(f"External URL changed from {replaced} to {url}", soft_wrap=True)
-    console.print(
-        f"External URL: {url} (links in emails, notifications and invitations use it;"
-        " change it with `teamchat serve --external-url https://chat.example.com`)",
-        soft_wrap=True,
-    )
-    return url
+    return run_action(pin_and_bootstrap, settings, create=True)
 
 
 def print_next_steps(url: str, zuliprc: Path) -> None:
@@ -203,8 +204,7 @@ def _start(settings: Settings, sock: socket.socket) -> None:
     console.print(f"teamchat {__version__}: database {settings.db_path.resolve()}", soft_wrap=True)
     if settings.uploads not in ("", "database"):
         console.print(f"Uploads: {settings.uploads}", soft_wrap=True)
-    url = pin_external_url(settings)
-    created = run_action(bootstrap, settings, create=True)
+    url, created = open_organization(settings)
     first_start.warn_if_others_can_read(settings.db_path)
     zuliprc = first_start.zuliprc_path(settings.db_path)
     if created is not None:
