@@ -1,6 +1,6 @@
 """`teamchat proxy-config nginx` and the `serve --process/--peers` options it goes with.
 
-The generated site is run by nginx in tests/proxy/test_nginx_routing.py.
+The generated site is run by nginx in tests/proxy/test_proxy_routing.py.
 """
 
 from __future__ import annotations
@@ -48,6 +48,19 @@ def test_output_writes_the_file(tmp_path: Path) -> None:
                  "--base-port", "7000", "--output", str(target))  # fmt: skip
     assert "Wrote" in result.stdout and "--peers 1=http://127.0.0.1:7000" in result.stderr
     assert "server 127.0.0.1:7001 max_fails=1" in target.read_text()
+
+
+def test_haproxy_sections_route_queue_ids_and_stand_by_with_the_others(tmp_path: Path) -> None:
+    sections = cli(tmp_path / "x.db", "proxy-config", "haproxy", "--processes", "2",
+                   "--bind", "127.0.0.1:8080").stdout  # fmt: skip
+    assert "    bind 127.0.0.1:8080" in sections
+    assert "use_backend teamchat_2 if queue_events { urlp(queue_id) -m beg 2- }" in sections
+    assert "backend teamchat_1\n    server p1 127.0.0.1:9001 check" in sections
+    assert "    server p2 127.0.0.1:9002 check inter 1s fall 1 rise 2 backup" in sections
+    assert "timeout server 115s" in sections and "set-header X-Forwarded-For %[src]" in sections
+    bad = cli(tmp_path / "x.db", "proxy-config", "haproxy", "--processes", "2",
+              "--bind", "80 x", check=False)  # fmt: skip
+    assert bad.returncode == 1 and bad.stderr.startswith("error: --bind: '80 x' is not")
 
 
 @pytest.mark.parametrize(

@@ -1,5 +1,6 @@
-"""Two `teamchat serve` processes behind the nginx site `teamchat proxy-config nginx` prints:
-every event queue request reaches the process that holds the queue.
+"""Two `teamchat serve` processes behind the nginx site `teamchat proxy-config nginx` prints
+(and, for the routing and the kill, behind the HAProxy sections `proxy-config haproxy`
+prints): every event queue request reaches the process that holds the queue.
 
 The shared PostgreSQL store is not merged yet, so the two processes run on copies of one
 prepared SQLite database: they know the same organization, people and API keys, but what one
@@ -25,6 +26,7 @@ import pytest
 import zulip
 
 from tests.support.api import Api, assert_error, assert_success
+from tests.support.haproxy import HaproxyProcess
 from tests.support.nginx import NginxProcess
 from tests.support.server import ServerProcess, cli, free_port
 
@@ -33,20 +35,19 @@ PASSWORD = "a long test password 42"
 
 
 class Cluster:
-    """nginx in front of processes 1 and 2, each on its own copy of the prepared database."""
+    """A proxy (nginx, or HAProxy) in front of processes 1 and 2, each on its own copy of the
+    prepared database, configured by what `teamchat proxy-config` printed."""
 
-    def __init__(self, prepared: Path, directory: Path) -> None:
-        self.nginx = NginxProcess()
+    def __init__(self, prepared: Path, directory: Path, kind: str) -> None:
+        self.proxy = NginxProcess() if kind == "nginx" else HaproxyProcess()
         ports = [free_port(), free_port()]
         self.addresses = [f"127.0.0.1:{port}" for port in ports]
         peers = ",".join(f"{n}=http://{a}" for n, a in enumerate(self.addresses, 1))
+        where = ("--listen" if kind == "nginx" else "--bind", f"127.0.0.1:{self.proxy.port}")
         site = cli(
             prepared / "teamchat.db",
-            "proxy-config", "nginx",
-            "--processes", ",".join(self.addresses),
-            "--listen", f"127.0.0.1:{self.nginx.port}",
+            "proxy-config", kind, "--processes", ",".join(self.addresses), *where,
         ).stdout  # fmt: skip
-        self.site = site
         self.processes: list[ServerProcess] = []
         for number, port in enumerate(ports, 1):
             copy = directory / f"process{number}"
@@ -55,18 +56,18 @@ class Cluster:
             command += ["--process", str(number), "--peers", peers]
             server = ServerProcess(copy, {"TEAMCHAT_EXTERNAL_URL": self.url}, command)
             self.processes.append(server.start(port=port))
-        self.nginx.start(site)
+        self.proxy.start(site)
 
     @property
     def url(self) -> str:
-        return self.nginx.url
+        return self.proxy.url
 
     def process_of(self, queue_id: str) -> ServerProcess:
         number, _, _ = queue_id.partition("-")
         return self.processes[int(number) - 1]
 
     def stop(self) -> None:
-        self.nginx.stop()
+        self.proxy.stop()
         for server in self.processes:
             if server.process is not None and server.process.poll() is None:
                 server.stop()
@@ -94,8 +95,10 @@ def prepared(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, Any
 
 
 @pytest.fixture
-def cluster(prepared: dict[str, Any], tmp_path: Path) -> Iterator[Cluster]:
-    running = Cluster(prepared["directory"], tmp_path)
+def cluster(
+    prepared: dict[str, Any], tmp_path: Path, request: pytest.FixtureRequest
+) -> Iterator[Cluster]:
+    running = Cluster(prepared["directory"], tmp_path, getattr(request, "param", "nginx"))
     yield running
     running.stop()
 
@@ -114,6 +117,10 @@ def register_until_both(member: Api) -> list[str]:
     return queue_ids
 
 
+BOTH_PROXIES = pytest.mark.parametrize("cluster", ["nginx", "haproxy"], indirect=True)
+
+
+@BOTH_PROXIES
 def test_proxy_routes_every_queue_request_to_its_process(
     cluster: Cluster, prepared: dict[str, Any]
 ) -> None:
@@ -141,7 +148,9 @@ def test_proxy_routes_every_queue_request_to_its_process(
     for queue_id in queue_ids:  # all gone, each from its own process
         answer = member.get("/events", queue_id=queue_id, dont_block="true")
         assert_error(answer, f"Bad event queue ID: {queue_id}", "BAD_EVENT_QUEUE_ID", 400)
-    routed = [line.split() for line in cluster.nginx.access_log() if "/events " in line]
+    if not isinstance(cluster.proxy, NginxProcess):
+        return
+    routed = [line.split() for line in cluster.proxy.access_log() if "/events " in line]
     for method, _path, queue_arg, _arrow, upstream, _status in routed:
         if method == "GET":  # every poll went straight to the queue's own process
             owner = cluster.addresses[int(queue_arg.partition("-")[0]) - 1]
@@ -221,6 +230,7 @@ class RecordingClient(zulip.Client):  # type: ignore[misc]
         return answer
 
 
+@BOTH_PROXIES
 def test_clients_of_a_killed_process_register_again_on_a_living_one(
     cluster: Cluster, prepared: dict[str, Any]
 ) -> None:
