@@ -22,6 +22,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+import httpx
 import pytest
 import zulip
 
@@ -29,6 +30,7 @@ from tests.support.api import Api, assert_error, assert_success
 from tests.support.haproxy import HaproxyProcess
 from tests.support.nginx import NginxProcess
 from tests.support.server import ServerProcess, cli, free_port
+from tests.support.web import browser, log_in
 
 pytestmark = pytest.mark.timeout(180)
 PASSWORD = "a long test password 42"
@@ -84,7 +86,11 @@ def prepared(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, Any
     with Api(server.url) as anonymous:
         key = assert_success(anonymous.post("/fetch_api_key", username=email, password=PASSWORD))
     owner.close()
+    with browser(server.url) as web:  # a web session, in the database both copies share
+        assert log_in(web, email, PASSWORD).status_code == 303
+        cookies = dict(web.cookies)
     people = {
+        "member_cookies": cookies,
         "owner": (server.owner_email, server.owner_key),
         "member": (email, key["api_key"]),
         "member_id": key["user_id"],
@@ -183,6 +189,24 @@ def test_long_polls_through_the_proxy_wait_on_the_queues_process(
     # nothing and waits longer than the heartbeat).
     idle = assert_success(member.get("/events", queue_id=queue_ids[0], last_event_id=0))
     assert [e["type"] for e in idle["events"]] == ["heartbeat"]
+    member.close()
+
+
+def test_the_web_clients_json_route_is_forwarded_too(
+    cluster: Cluster, prepared: dict[str, Any]
+) -> None:
+    member = api(cluster, prepared["member"])
+    queue_ids = register_until_both(member)
+    cookies = prepared["member_cookies"]
+    headers = {"X-CSRFToken": cookies["csrftoken"]}
+    for queue_id in queue_ids[:2]:
+        other = cluster.processes[2 - int(queue_id.partition("-")[0])]
+        with httpx.Client(base_url=other.url, cookies=cookies, timeout=30) as web:
+            answer = web.request("DELETE", "/json/events", data={"queue_id": queue_id},
+                                 headers=headers)  # fmt: skip
+            assert_success(answer)
+        gone = member.get("/events", queue_id=queue_id, dont_block="true")
+        assert_error(gone, f"Bad event queue ID: {queue_id}", "BAD_EVENT_QUEUE_ID", 400)
     member.close()
 
 
