@@ -36,6 +36,7 @@ from teamchat.cli.common import (
     open_uploads,
     run_action,
 )
+from teamchat.cli.proxy_config import proxy_config, several_processes
 from teamchat.cli.server import (
     PortUnavailableError,
     claim,
@@ -61,6 +62,7 @@ app.command()(backup_commands.restore)
 app.command()(export_commands.export)
 app.command(name="import")(import_command)
 app.command()(sandbox_commands.sandbox)
+app.add_typer(proxy_config, name="proxy-config")
 
 DEFAULT_ORG_NAME = "teamchat"
 DEFAULT_OWNER_EMAIL = f"owner@{realm_actions.DEFAULT_REALM_HOST}"
@@ -173,6 +175,22 @@ def serve(
         bool,
         typer.Option("--dev", help="Run `teamchat sandbox` instead (INSECURE, for developers)"),
     ] = False,
+    process: Annotated[
+        int | None,
+        typer.Option(
+            envvar="TEAMCHAT_PROCESS",
+            help="This process's number (1-999) when several serve behind a reverse proxy"
+            " (see `teamchat proxy-config`); its event queue ids carry it",
+        ),
+    ] = None,
+    peers: Annotated[
+        str | None,
+        typer.Option(
+            envvar="TEAMCHAT_PEERS",
+            help="Every process as N=URL,N=URL (its number and direct URL): a request the proxy"
+            " cannot route by queue id is forwarded to the queue's process",
+        ),
+    ] = None,
 ) -> None:
     """Run the server (bootstrapping an organization on an empty database)."""
     if dev:
@@ -183,6 +201,10 @@ def serve(
             external_url = check_external_url(external_url)
         except ValueError as error:
             raise fail(f"--external-url: {error}") from None
+    try:
+        processes = several_processes(process, peers)
+    except ValueError as error:
+        raise fail(f"--process/--peers: {error}") from None
     settings = Settings.from_env(
         STATE.db_path,
         uploads=STATE.uploads,
@@ -191,6 +213,7 @@ def serve(
         external_url=external_url,
         backup_every_hours=backup_every,
         backup_keep=backup_keep,
+        **processes,
     )
     if settings.backup_every_hours < 0 or settings.backup_keep < 1:
         raise fail("--backup-every takes a positive number of hours, --backup-keep at least 1")

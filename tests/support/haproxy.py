@@ -1,0 +1,95 @@
+"""HAProxy for the tests: Debian's `haproxy` package (installed when missing, as the browser
+tests install Chromium), run in the foreground in a temporary directory on a free loopback
+port, with the sections `teamchat proxy-config haproxy` printed loaded after a minimal global
+section of our own. Skipped, with the reason, only where the package cannot be installed.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import signal
+import socket
+import subprocess
+import tempfile
+import time
+from pathlib import Path
+
+import pytest
+
+from tests.support.server import free_port
+
+GLOBAL_SECTION = "global\n    maxconn 1000\n"
+
+
+def haproxy_executable() -> Path:
+    """Debian's haproxy, installing the package if needed."""
+    found = shutil.which("haproxy") or shutil.which("haproxy", path="/usr/sbin")
+    if found is not None:
+        return Path(found)
+    if shutil.which("apt-get") is None or os.geteuid() != 0:
+        pytest.skip("the HAProxy tests need Debian's haproxy (apt-get install haproxy)")
+    result = subprocess.run(
+        ["apt-get", "install", "-y", "-q", "haproxy"],
+        capture_output=True,
+        text=True,
+        timeout=900,
+        env={**os.environ, "DEBIAN_FRONTEND": "noninteractive"},
+    )
+    found = shutil.which("haproxy", path="/usr/sbin:/usr/bin")
+    if result.returncode != 0 or found is None:
+        pytest.skip(f"could not install haproxy with apt-get:\n{result.stderr[-2000:]}")
+    return Path(found)
+
+
+class HaproxyProcess:
+    """One foreground HAProxy loading `sections` (whose `bind` is 127.0.0.1:`self.port`)."""
+
+    def __init__(self) -> None:
+        self.executable = haproxy_executable()
+        self.port = free_port()
+        self.directory = Path(tempfile.mkdtemp(prefix="teamchat-haproxy-"))
+        self.process: subprocess.Popen[str] | None = None
+        self.log_path = self.directory / "haproxy.log"
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    def start(self, sections: str, timeout_secs: float = 20.0) -> HaproxyProcess:
+        (self.directory / "global.cfg").write_text(GLOBAL_SECTION)
+        (self.directory / "teamchat.cfg").write_text(sections)
+        command = [str(self.executable), "-f", "global.cfg", "-f", "teamchat.cfg"]
+        checked = subprocess.run(
+            [*command, "-c"], capture_output=True, text=True, timeout=30, cwd=self.directory
+        )
+        if checked.returncode != 0:
+            refused = f"{checked.stdout}{checked.stderr}"
+            raise AssertionError(f"haproxy refuses the configuration:\n{refused}\n{sections}")
+        self._log = self.log_path.open("w")
+        self.process = subprocess.Popen(
+            [*command, "-db"], stdin=subprocess.DEVNULL, stdout=self._log,
+            stderr=subprocess.STDOUT, text=True, cwd=self.directory,
+        )  # fmt: skip
+        deadline = time.monotonic() + timeout_secs
+        while time.monotonic() < deadline:
+            if self.process.poll() is not None:
+                raise AssertionError(f"haproxy exited early:\n{self.log_path.read_text()}")
+            try:
+                socket.create_connection(("127.0.0.1", self.port), timeout=1).close()
+                return self
+            except OSError:
+                time.sleep(0.05)
+        raise AssertionError(f"haproxy did not start:\n{self.log_path.read_text()}")
+
+    def stop(self) -> None:
+        if self.process is not None and self.process.poll() is None:
+            self.process.send_signal(signal.SIGTERM)
+            try:
+                self.process.wait(15)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait()
+        if self.process is not None:
+            self._log.close()
+        shutil.rmtree(self.directory, ignore_errors=True)
