@@ -6,7 +6,6 @@ section of our own. Skipped, with the reason, only where the package cannot be i
 
 from __future__ import annotations
 
-import os
 import shutil
 import signal
 import socket
@@ -15,8 +14,7 @@ import tempfile
 import time
 from pathlib import Path
 
-import pytest
-
+from tests.support.debian import apt_install
 from tests.support.server import free_port
 
 GLOBAL_SECTION = "global\n    maxconn 1000\n"
@@ -24,22 +22,14 @@ GLOBAL_SECTION = "global\n    maxconn 1000\n"
 
 def haproxy_executable() -> Path:
     """Debian's haproxy, installing the package if needed."""
-    found = shutil.which("haproxy") or shutil.which("haproxy", path="/usr/sbin")
-    if found is not None:
-        return Path(found)
-    if shutil.which("apt-get") is None or os.geteuid() != 0:
-        pytest.skip("the HAProxy tests need Debian's haproxy (apt-get install haproxy)")
-    result = subprocess.run(
-        ["apt-get", "install", "-y", "-q", "haproxy"],
-        capture_output=True,
-        text=True,
-        timeout=900,
-        env={**os.environ, "DEBIAN_FRONTEND": "noninteractive"},
-    )
-    found = shutil.which("haproxy", path="/usr/sbin:/usr/bin")
-    if result.returncode != 0 or found is None:
-        pytest.skip(f"could not install haproxy with apt-get:\n{result.stderr[-2000:]}")
-    return Path(found)
+
+    def found() -> str | None:
+        return shutil.which("haproxy") or shutil.which("haproxy", path="/usr/sbin:/usr/bin")
+
+    apt_install(["haproxy"], lambda: found() is not None, "the HAProxy tests")
+    path = found()
+    assert path is not None
+    return Path(path)
 
 
 class HaproxyProcess:

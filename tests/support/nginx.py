@@ -19,8 +19,7 @@ import tempfile
 import time
 from pathlib import Path
 
-import pytest
-
+from tests.support.debian import apt_install
 from tests.support.server import free_port
 
 # The access log names the process (upstream address) that answered each request.
@@ -49,22 +48,14 @@ http {{
 
 def nginx_executable() -> Path:
     """Debian's nginx, installing the package if needed."""
-    found = shutil.which("nginx") or shutil.which("nginx", path="/usr/sbin")
-    if found is not None:
-        return Path(found)
-    if shutil.which("apt-get") is None or os.geteuid() != 0:
-        pytest.skip("the reverse proxy tests need Debian's nginx (apt-get install nginx)")
-    result = subprocess.run(
-        ["apt-get", "install", "-y", "-q", "nginx"],
-        capture_output=True,
-        text=True,
-        timeout=900,
-        env={**os.environ, "DEBIAN_FRONTEND": "noninteractive"},
-    )
-    found = shutil.which("nginx", path="/usr/sbin:/usr/bin")
-    if result.returncode != 0 or found is None:
-        pytest.skip(f"could not install nginx with apt-get:\n{result.stderr[-2000:]}")
-    return Path(found)
+
+    def found() -> str | None:
+        return shutil.which("nginx") or shutil.which("nginx", path="/usr/sbin:/usr/bin")
+
+    apt_install(["nginx"], lambda: found() is not None, "the reverse proxy tests")
+    path = found()
+    assert path is not None
+    return Path(path)
 
 
 class NginxProcess:
