@@ -12,6 +12,8 @@ from pathlib import Path
 
 import msgspec
 
+from teamchat.lib.queue_ids import check_process
+
 DEFAULT_DB_PATH = "teamchat.db"
 
 
@@ -54,6 +56,23 @@ def check_external_url(text: str) -> str:
     if parts.path not in ("", "/") or parts.query or parts.fragment or parts.username:
         raise ValueError(f"{text!r} must be scheme://host[:port], without a path")
     return f"{parts.scheme}://{parts.netloc.lower()}"
+
+
+def parse_peers(text: str) -> tuple[tuple[int, str], ...]:
+    """Parse "N=URL,N=URL" (each process's number and the URL it is reached at directly);
+    ValueError if an entry is not one."""
+    peers: dict[int, str] = {}
+    for entry in (piece.strip() for piece in text.split(",")):
+        if not entry:
+            continue
+        number, sep, url = entry.partition("=")
+        if not sep or not number.strip().isdigit():
+            raise ValueError(f"{entry!r} is not N=URL (a process number, =, its URL)")
+        process = check_process(int(number))
+        if process in peers:
+            raise ValueError(f"process {process} is given twice")
+        peers[process] = check_external_url(url)
+    return tuple(sorted(peers.items()))
 
 
 class Settings(msgspec.Struct, frozen=True, kw_only=True):
@@ -148,6 +167,12 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
     # request is plain (http/lean.py); off, every request takes the ordinary route (the same
     # answers, slower: for comparing the two).
     lean_routes: bool = True
+    # Several processes behind a reverse proxy (docs/several-processes.md): this process's
+    # number, carried by every queue id it allocates (None: the only process, ids as ever),
+    # and every process's number and direct URL, for the requests the proxy cannot route by
+    # queue id (a queue id in a form body), which are forwarded to the queue's process.
+    process: int | None = None
+    peers: tuple[tuple[int, str], ...] = ()
 
     @classmethod
     def from_env(cls, db_path: Path | None = None, **overrides: object) -> Settings:
@@ -210,6 +235,8 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
             "keep_alive_timeout_secs": ("TEAMCHAT_KEEP_ALIVE_TIMEOUT_SECS", int),
             "max_connections": ("TEAMCHAT_MAX_CONNECTIONS", int),
             "max_connections_per_ip": ("TEAMCHAT_MAX_CONNECTIONS_PER_IP", int),
+            "process": ("TEAMCHAT_PROCESS", lambda text: check_process(int(text))),
+            "peers": ("TEAMCHAT_PEERS", parse_peers),
             "lean_routes": (
                 "TEAMCHAT_LEAN_ROUTES",
                 lambda text: text.strip().lower() in TRUE_WORDS,

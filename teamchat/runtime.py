@@ -103,6 +103,7 @@ class Runtime:
                 heartbeat_jitter_secs=settings.heartbeat_jitter_secs,
                 idle_timeout_secs=settings.queue_idle_timeout_secs,
                 max_idle_timeout_secs=settings.queue_max_idle_timeout_secs,
+                process=settings.process,
             )
         rt = cls(db, broker, settings, clock)
         if not settings.external_url:

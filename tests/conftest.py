@@ -38,7 +38,11 @@ def make_user(server: ServerProcess, owner: Api) -> Iterator[Callable[..., Api]]
     """Create a member through POST /users and return an Api logged in as them."""
     clients: list[Api] = []
 
-    def factory(full_name: str = "Test User", email: str | None = None) -> Api:
+    def factory(
+        full_name: str = "Test User", email: str | None = None, caught_up: bool = True
+    ) -> Api:
+        """`caught_up`: the person has read the recent history of the default channels that a
+        new account finds unread (see test_invite_channels), so tests start from no unread."""
         email = email or unique_email()
         assert_success(
             owner.post("/users", email=email, password=TEST_PASSWORD, full_name=full_name)
@@ -51,6 +55,8 @@ def make_user(server: ServerProcess, owner: Api) -> Iterator[Callable[..., Api]]
         api = Api(server.url, email, body["api_key"])
         api.user_id = body["user_id"]  # type: ignore[attr-defined]
         clients.append(api)
+        if caught_up:
+            assert_success(api.post("/mark_all_as_read"))
         return api
 
     yield factory

@@ -149,3 +149,52 @@ def test_the_default_is_no_default_channels_as_in_zulip(server: ServerProcess, a
             assert default not in subscribed_ids(newcomer)
     finally:
         admin.ok("DELETE", "/default_streams", stream_id=default)
+
+
+def test_a_new_account_finds_its_channels_recent_history(server: ServerProcess, admin: Api) -> None:
+    """As Zulip's add_new_user_history: the recent messages of the channels a new account
+    joins are in its feed, read but for the newest 20; a channel whose history subscribers may
+    not read gives it nothing."""
+    stamp = time.time_ns()
+    public = channel(admin, f"history {stamp}")
+    shared = f"shared history {stamp}"
+    hidden = f"hidden history {stamp}"
+    admin.ok("POST", "/users/me/subscriptions", subscriptions=[{"name": shared}],
+             invite_only=True, history_public_to_subscribers=True)  # fmt: skip
+    admin.ok("POST", "/users/me/subscriptions", subscriptions=[{"name": hidden}],
+             invite_only=True, history_public_to_subscribers=False)  # fmt: skip
+    ids = {name: int(admin.ok("GET", "/get_stream_id", stream=name)["stream_id"])
+           for name in (shared, hidden)}  # fmt: skip
+    sent = [
+        admin.ok("POST", "/messages", type="stream", to=public, topic="t", content=f"m{n}")["id"]
+        for n in range(25)
+    ]
+    shared_id = admin.ok("POST", "/messages", type="stream", to=ids[shared], topic="t",
+                         content="shared")["id"]  # fmt: skip
+    admin.ok("POST", "/messages", type="stream", to=ids[hidden], topic="t", content="hidden")
+    email = f"history{stamp}@example.com"
+    admin.ok("POST", "/invites", invitee_emails=email, stream_ids=[public, *ids.values()],
+             include_realm_default_subscriptions=False)  # fmt: skip
+    with sqlite3.connect(server.db) as conn:
+        (key,) = conn.execute("SELECT key FROM invitation WHERE email = ?", (email,)).fetchone()
+    with sign_up(server, f"{server.url}/join/{key}/", email) as newcomer:
+
+        def history(stream_id: int) -> list[dict[str, object]]:
+            narrow = [{"operator": "channel", "operand": stream_id}]
+            return newcomer.ok(
+                "GET", "/messages", anchor="newest", num_before=100, num_after=0, narrow=narrow
+            )["messages"]
+
+        # Both readable channels (with the notices of their creation), oldest first.
+        got = sorted([*history(public), *history(ids[shared])], key=lambda m: m["id"])
+        assert [m["id"] for m in got][-26:] == [*sent, shared_id]
+        unread_ids = [m["id"] for m in got if "read" not in m["flags"]]  # type: ignore[operator]
+        assert unread_ids == [m["id"] for m in got][-20:]
+        assert not any("historical" in m["flags"] for m in got)  # type: ignore[operator]
+        unread = newcomer.ok("POST", "/register")["unread_msgs"]
+        in_channels = sorted(i for s in unread["streams"] for i in s["unread_message_ids"])
+        assert in_channels == unread_ids
+        hidden_view = newcomer.ok("GET", "/messages", anchor="newest", num_before=10,
+                                  num_after=0, narrow=[{"operator": "channel",
+                                                        "operand": ids[hidden]}])  # fmt: skip
+        assert hidden_view["messages"] == []

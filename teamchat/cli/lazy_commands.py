@@ -18,7 +18,7 @@ import typer
 from typer.core import TyperGroup
 
 # Typer lists commands before command groups: this is the order `teamchat --help` showed.
-ORDER = ("backup", "restore", "export", "import", "sandbox", "serve", "admin")
+ORDER = ("backup", "restore", "export", "import", "sandbox", "serve", "admin", "proxy-config")
 
 
 def _command(module: str, function: str, name: str) -> Callable[[], Any]:
@@ -30,15 +30,15 @@ def _command(module: str, function: str, name: str) -> Callable[[], Any]:
     return load
 
 
-def _admin() -> Any:
-    # These modules add their commands to `admin` when imported.
-    for name in ("admin_channels", "admin_org", "admin_realm", "first_start"):
-        importlib.import_module(f"teamchat.cli.{name}")
-    from teamchat.cli.admin import admin
+def _group(module: str, attribute: str, name: str, *adding: str) -> Callable[[], Any]:
+    def load() -> Any:
+        for other in adding:  # modules that add their commands to the group when imported
+            importlib.import_module(other)
+        group = typer.main.get_group(getattr(importlib.import_module(module), attribute))
+        group.name = name
+        return group
 
-    group = typer.main.get_group(admin)
-    group.name = "admin"
-    return group
+    return load
 
 
 LOADERS: dict[str, Callable[[], Any]] = {
@@ -47,7 +47,14 @@ LOADERS: dict[str, Callable[[], Any]] = {
     "export": _command("teamchat.cli.export", "export", "export"),
     "import": _command("teamchat.cli.zulip_import", "import_command", "import"),
     "sandbox": _command("teamchat.cli.sandbox", "sandbox", "sandbox"),
-    "admin": _admin,
+    "admin": _group(
+        "teamchat.cli.admin",
+        "admin",
+        "admin",
+        *(f"teamchat.cli.{name}" for name in ("admin_channels", "admin_org", "admin_realm")),
+        "teamchat.cli.first_start",
+    ),
+    "proxy-config": _group("teamchat.cli.proxy_config", "proxy_config", "proxy-config"),
 }
 
 

@@ -28,6 +28,7 @@ from teamchat.cli.common import (
     run_action,
 )
 from teamchat.cli.lazy_commands import LazyGroup
+from teamchat.cli.proxy_config import several_processes
 from teamchat.cli.server import (
     PortUnavailableError,
     claim,
@@ -160,6 +161,22 @@ def serve(
         bool,
         typer.Option("--dev", help="Run `teamchat sandbox` instead (INSECURE, for developers)"),
     ] = False,
+    process: Annotated[
+        int | None,
+        typer.Option(
+            envvar="TEAMCHAT_PROCESS",
+            help="This process's number (1-999) when several serve behind a reverse proxy"
+            " (see `teamchat proxy-config`); its event queue ids carry it",
+        ),
+    ] = None,
+    peers: Annotated[
+        str | None,
+        typer.Option(
+            envvar="TEAMCHAT_PEERS",
+            help="Every process as N=URL,N=URL (its number and direct URL): a request the proxy"
+            " cannot route by queue id is forwarded to the queue's process",
+        ),
+    ] = None,
 ) -> None:
     """Run the server (bootstrapping an organization on an empty database)."""
     if dev:
@@ -172,6 +189,10 @@ def serve(
             external_url = check_external_url(external_url)
         except ValueError as error:
             raise fail(f"--external-url: {error}") from None
+    try:
+        processes = several_processes(process, peers)
+    except ValueError as error:
+        raise fail(f"--process/--peers: {error}") from None
     settings = Settings.from_env(
         STATE.db_path,
         uploads=STATE.uploads,
@@ -180,6 +201,7 @@ def serve(
         external_url=external_url,
         backup_every_hours=backup_every,
         backup_keep=backup_keep,
+        **processes,
     )
     if settings.backup_every_hours < 0 or settings.backup_keep < 1:
         raise fail("--backup-every takes a positive number of hours, --backup-keep at least 1")

@@ -10,7 +10,6 @@ import asyncio
 import contextlib
 import logging
 import random
-import secrets
 from collections.abc import Callable, Iterable, Mapping
 
 import msgspec
@@ -19,6 +18,7 @@ from teamchat.errors import BadEventQueueIdError
 from teamchat.events.internal import FOR_QUEUE
 from teamchat.events.queue import ClientCapabilities, EventQueue, Waiter
 from teamchat.events.types import Event, JsonDict
+from teamchat.lib.queue_ids import new_queue_id
 
 log = logging.getLogger(__name__)
 _encode = msgspec.json.Encoder().encode
@@ -40,8 +40,11 @@ class EventBroker:
         heartbeat_jitter_secs: float = 10.0,
         idle_timeout_secs: float = 600.0,
         max_idle_timeout_secs: float = 7 * 24 * 3600.0,
+        process: int | None = None,
     ) -> None:
         self.clock = clock
+        # The number this process's queue ids carry when several processes serve together.
+        self.process = process
         self.heartbeat_secs = heartbeat_secs
         self.heartbeat_jitter_secs = heartbeat_jitter_secs
         self.idle_timeout_secs = idle_timeout_secs
@@ -64,7 +67,7 @@ class EventBroker:
     ) -> EventQueue:
         """Create a queue for `user_id`; its idle timeout is capped at the server maximum."""
         timeout = min(idle_timeout_secs or self.idle_timeout_secs, self.max_idle_timeout_secs)
-        queue_id = f"{int(self.clock() * 1000):x}:{secrets.token_hex(8)}"
+        queue_id = new_queue_id(self.clock(), self.process)
         caps = self._shared(caps)
         queue = EventQueue(queue_id, user_id, caps, idle_timeout_secs=timeout, now=self.clock())
         self.queues[queue_id] = queue

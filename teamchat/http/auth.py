@@ -75,6 +75,11 @@ def json_to_api(scope: Scope) -> Scope:
     return cast(Scope, raw)
 
 
+def came_via_json(request: Request[Any, Any, Any]) -> bool:
+    """Whether the request came in under /json (rewritten to /api/v1 by `json_to_api`)."""
+    return bool(request.scope.get(_VIA_JSON))
+
+
 async def session_user(request: Request[Any, Any, Any], rt: Runtime) -> UserRow:
     """The user of the request's session cookie, with the CSRF token checked on writes."""
     token = request.cookies.get(SESSION_COOKIE)

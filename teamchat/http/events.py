@@ -5,11 +5,12 @@ from __future__ import annotations
 from typing import Any
 
 import msgspec
-from litestar import Request
+from litestar import Request, Response
 
 from teamchat.actions import register
 from teamchat.errors import ZulipError
 from teamchat.events.queue import ClientCapabilities
+from teamchat.http import peers
 from teamchat.http.auth import request_client
 from teamchat.http.params import (
     Params,
@@ -144,7 +145,12 @@ async def get_events(
 
 
 @delete("/events")
-async def delete_events(params: Params, user: UserRow, rt: Runtime) -> JsonDict:
+async def delete_events(
+    request: Request[Any, Any, Any], params: Params, user: UserRow, rt: Runtime
+) -> JsonDict | Response[bytes]:
     queue_id = params.required("queue_id", as_str)
+    owner = peers.owner_url(rt, request, queue_id)
+    if owner is not None:  # another process holds it (a queue id the proxy could not see)
+        return await peers.forward(request, owner, queue_id)
     register.delete_queue(rt, user, queue_id)
     return params.success()

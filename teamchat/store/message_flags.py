@@ -5,6 +5,7 @@ from __future__ import annotations
 import sqlite3
 from collections.abc import Iterable, Sequence
 
+from teamchat.lib.flags import READ
 from teamchat.store import idle_users
 from teamchat.store.db import Conn, Tx
 from teamchat.store.messages import ids_sql
@@ -68,6 +69,30 @@ async def add_user_messages(
         "INSERT OR IGNORE INTO user_message (user_id, message_id, flags) VALUES (?, ?, ?)",
         [(user_id, message_id, flags) for user_id in user_ids for message_id in message_ids],
     )
+
+
+async def add_first_feed(
+    tx: Tx, user_id: int, recipient_ids: Sequence[int], *, since: int, limit: int, unread: int
+) -> int:
+    """Rows for a new account: the newest `limit` messages sent after `since` to
+    `recipient_ids`, all read but the newest `unread`. Returns how many rows were added."""
+    if not recipient_ids or limit <= 0:
+        return 0
+    rows = await tx.fetchall_tuples(
+        f"SELECT id FROM message WHERE recipient_id IN ({ids_sql(recipient_ids)})"
+        " AND date_sent > ? ORDER BY id DESC LIMIT ?",
+        (since, limit),
+    )
+    message_ids = [int(row[0]) for row in rows]  # newest first
+    await tx.executemany(
+        "INSERT INTO user_message (user_id, message_id, flags) VALUES (?, ?, ?)"
+        " ON CONFLICT (user_id, message_id) DO NOTHING",
+        [
+            (user_id, message_id, 0 if n < unread else READ)
+            for n, message_id in enumerate(message_ids)
+        ],
+    )
+    return len(message_ids)
 
 
 async def delete_user_messages(tx: Tx, user_ids: Iterable[int], message_ids: Sequence[int]) -> None:

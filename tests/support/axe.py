@@ -7,9 +7,7 @@ npm are installed first; where neither is possible the test is skipped with why.
 
 from __future__ import annotations
 
-import os
 import shutil
-import subprocess
 from pathlib import Path
 from typing import Any
 
@@ -17,24 +15,15 @@ import pytest
 from playwright.sync_api import Page
 
 from tests.support.clients import CACHE, _locked, _run
+from tests.support.debian import apt_install
 
 AXE_VERSION = "4.10.3"
 
 
 def _ensure_npm() -> None:
-    if shutil.which("npm") is not None:
-        return
-    if shutil.which("apt-get") is None or os.geteuid() != 0:
-        pytest.skip("the accessibility check needs npm to install axe-core (apt-get install npm)")
-    result = subprocess.run(
-        ["apt-get", "install", "-y", "-q", "nodejs", "npm"],
-        capture_output=True,
-        text=True,
-        timeout=900,
-        env={**os.environ, "DEBIAN_FRONTEND": "noninteractive"},
+    apt_install(
+        ["nodejs", "npm"], lambda: shutil.which("npm") is not None, "the accessibility check"
     )
-    if result.returncode != 0 or shutil.which("npm") is None:
-        pytest.skip(f"could not install npm with apt-get:\n{result.stderr[-2000:]}")
 
 
 def axe_script() -> str:

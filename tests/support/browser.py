@@ -7,16 +7,13 @@ Playwright browser download). Where it cannot be installed, the tests are skippe
 
 from __future__ import annotations
 
-import os
-import shutil
-import subprocess
 from pathlib import Path
 
-import pytest
 from playwright.sync_api import Locator, Page, expect
 
 from tests.conftest import TEST_PASSWORD
 from tests.support.api import Api
+from tests.support.debian import apt_install
 
 CHROMIUM = Path("/usr/bin/chromium")
 DESKTOP = {"width": 1280, "height": 800}
@@ -25,21 +22,7 @@ PHONE = {"width": 390, "height": 780}
 
 def chromium_executable() -> Path:
     """The path of Debian's chromium, installing the package when it is missing."""
-    if CHROMIUM.exists():
-        return CHROMIUM
-    if shutil.which("apt-get") is None or os.geteuid() != 0:
-        pytest.skip(
-            "the web client tests need Debian's chromium (apt-get install chromium, as root)"
-        )
-    result = subprocess.run(
-        ["apt-get", "install", "-y", "-q", "chromium"],
-        capture_output=True,
-        text=True,
-        timeout=900,
-        env={**os.environ, "DEBIAN_FRONTEND": "noninteractive"},
-    )
-    if result.returncode != 0 or not CHROMIUM.exists():
-        pytest.skip(f"could not install chromium with apt-get:\n{result.stderr[-2000:]}")
+    apt_install(["chromium"], CHROMIUM.exists, "the web client tests")
     return CHROMIUM
 
 

@@ -24,6 +24,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.support.debian import apt_install
 from tests.support.server import free_port
 
 USER = "teamchat"
@@ -32,21 +33,9 @@ _numbers = itertools.count(1)
 
 def postgres_bin() -> Path:
     """The directory of Debian's PostgreSQL server programs, installing the package if needed."""
+    apt_install(["postgresql"], lambda: _find_bin() is not None, "the PostgreSQL tests")
     found = _find_bin()
-    if found is not None:
-        return found
-    if shutil.which("apt-get") is None or os.geteuid() != 0:
-        pytest.skip("the PostgreSQL tests need Debian's postgresql (apt-get install postgresql)")
-    result = subprocess.run(
-        ["apt-get", "install", "-y", "-q", "postgresql"],
-        capture_output=True,
-        text=True,
-        timeout=900,
-        env={**os.environ, "DEBIAN_FRONTEND": "noninteractive"},
-    )
-    found = _find_bin()
-    if result.returncode != 0 or found is None:
-        pytest.skip(f"could not install postgresql with apt-get:\n{result.stderr[-2000:]}")
+    assert found is not None
     return found
 
 

@@ -15,7 +15,9 @@ from tests.support.browser import DESKTOP, chromium_executable, subscribe
 from tests.support.server import ServerProcess
 
 
-@pytest.fixture(scope="session")
+# Per module, not per session: Playwright's sync API runs an event loop while it is open, and
+# a test worker that goes on to asyncio tests (pytest-xdist) must find none running.
+@pytest.fixture(scope="module")
 def browser() -> Iterator[Browser]:
     executable = chromium_executable()
     with sync_playwright() as playwright:

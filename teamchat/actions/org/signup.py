@@ -13,11 +13,10 @@ from dataclasses import dataclass
 from enum import Enum
 
 from teamchat import store
-from teamchat.actions.channels.subscriptions import subscribe_users
 from teamchat.actions.org import invites
 from teamchat.actions.org.user_group_edit import publish_to_active
 from teamchat.actions.org.welcome import notify_referrer, send_welcome_messages
-from teamchat.actions.people.users import insert_user, publish_user_added
+from teamchat.actions.people.users import insert_user, join_first_channels, publish_user_added
 from teamchat.errors import ZulipError
 from teamchat.events.types_org import UserGroupAddMembersEvent
 from teamchat.lib.passwords import hash_password, password_problem_explained
@@ -26,7 +25,6 @@ from teamchat.records import InvitationRow, RealmRow, Role, UserRow
 from teamchat.runtime import Runtime
 from teamchat.store import default_streams as default_store
 from teamchat.store import invites as invite_store
-from teamchat.store import streams as stream_store
 from teamchat.store import user_groups as group_store
 from teamchat.store.db import Tx
 
@@ -149,10 +147,7 @@ async def _join_streams(rt: Runtime, tx: Tx, user: UserRow, invitation: Invitati
     stream_ids = list(invitation.stream_ids)
     if invitation.include_realm_default_subscriptions:
         stream_ids += await default_store.list_default_stream_ids(tx)
-    streams = await stream_store.list_streams(tx, stream_ids=sorted(set(stream_ids)))
-    active = [stream for stream in streams if not stream.is_archived]
-    if active:
-        await subscribe_users(rt, tx, active, [user], {})
+    await join_first_channels(rt, tx, user, stream_ids)
 
 
 async def _join_groups(rt: Runtime, tx: Tx, user: UserRow, group_ids: list[int]) -> None:

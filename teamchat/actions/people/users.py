@@ -114,16 +114,44 @@ async def join_default_channels(
 ) -> None:
     """Subscribe a new account to the realm's default channels (and `extra_stream_ids`),
     as Zulip's do_create_user does."""
+    from teamchat.store import default_streams as default_store
+
+    stream_ids = [*await default_store.list_default_stream_ids(tx), *extra_stream_ids]
+    await join_first_channels(rt, tx, user, stream_ids)
+
+
+# zulip-compat: a new account's first feed (Zulip's add_new_user_history): the newest
+# messages of the past week in its channels whose history subscribers may read, all of them
+# read but the newest few, so the inbox and the feed are not empty on the first day.
+FIRST_FEED_SECS = 7 * 24 * 3600
+FIRST_FEED_MESSAGES = 1000
+FIRST_FEED_UNREAD = 20
+
+
+async def join_first_channels(
+    rt: Runtime, tx: Tx, user: UserRow, stream_ids: Sequence[int]
+) -> None:
+    """Subscribe a new account to the (unarchived) channels of `stream_ids` and give it
+    their recent messages."""
     # Imported here: the subscription actions look users up through this module.
     from teamchat.actions.channels.subscriptions import subscribe_users
-    from teamchat.store import default_streams as default_store
+    from teamchat.store import message_flags as flag_store
     from teamchat.store import streams as stream_store
 
-    stream_ids = {*await default_store.list_default_stream_ids(tx), *extra_stream_ids}
-    streams = await stream_store.list_streams(tx, stream_ids=sorted(stream_ids))
+    streams = await stream_store.list_streams(tx, stream_ids=sorted(set(stream_ids)))
     active = [stream for stream in streams if not stream.is_archived]
-    if active:
-        await subscribe_users(rt, tx, active, [user], {})
+    if not active:
+        return
+    await subscribe_users(rt, tx, active, [user], {})
+    readable = [stream.recipient_id for stream in active if stream.history_public_to_subscribers]
+    await flag_store.add_first_feed(
+        tx,
+        user.id,
+        readable,
+        since=rt.now() - FIRST_FEED_SECS,
+        limit=FIRST_FEED_MESSAGES,
+        unread=FIRST_FEED_UNREAD,
+    )
 
 
 async def insert_user(
