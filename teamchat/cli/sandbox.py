@@ -11,7 +11,6 @@ import asyncio
 import logging
 import re
 import shutil
-import sqlite3
 import tempfile
 import time
 from collections.abc import Coroutine
@@ -48,6 +47,7 @@ from teamchat.lib.lazy import lazy_module
 from teamchat.runtime import Runtime
 from teamchat.store import realm as realm_store
 from teamchat.store.backup import LockError
+from teamchat.store.conn import DATABASE_ERRORS
 from teamchat.store.migrations import NotOurDatabaseError
 
 if TYPE_CHECKING:
@@ -167,7 +167,7 @@ def _run(work: Coroutine[Any, Any, T]) -> T:
         raise fail(exc.msg) from None
     except NotOurDatabaseError as exc:
         raise fail(str(exc)) from None
-    except sqlite3.Error as exc:
+    except DATABASE_ERRORS as exc:
         raise fail(f"cannot use the sandbox database: {exc}") from None
 
 

@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-import sqlite3
 from collections.abc import Iterable, Sequence
 
 from teamchat.records import MessageRow
 from teamchat.store import idle_users
-from teamchat.store.db import Conn, Tx
+from teamchat.store.db import Conn, Row, Tx
 
 COLUMNS = (
     "id, sender_id, recipient_id, stream_id, topic, content, rendered_content, client,"
@@ -16,7 +15,7 @@ COLUMNS = (
 )
 
 
-def row_to_message(row: sqlite3.Row) -> MessageRow:
+def row_to_message(row: Row) -> MessageRow:
     """A MessageRow from a row selected with COLUMNS (by position: one per message fetched)."""
     return MessageRow(
         id=row[0],

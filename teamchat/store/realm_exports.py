@@ -2,10 +2,8 @@
 
 from __future__ import annotations
 
-import sqlite3
-
 from teamchat.records import EmailVisibility, RealmExportRow, Role
-from teamchat.store.db import Conn, Tx
+from teamchat.store.db import Conn, Row, Tx
 
 _COLUMNS = (
     "id, acting_user_id, export_type, status, date_requested, date_succeeded, date_failed, "
@@ -15,7 +13,7 @@ _COLUMNS = (
 REQUESTED, STARTED, SUCCEEDED, FAILED, DELETED = 1, 2, 3, 4, 5
 
 
-def _row(row: sqlite3.Row) -> RealmExportRow:
+def _row(row: Row) -> RealmExportRow:
     return RealmExportRow(**dict(zip(_COLUMNS.split(", "), row, strict=True)))
 
 
