@@ -48,3 +48,14 @@ BEGIN
     PERFORM pg_notify('teamchat_changed', TG_TABLE_NAME);
     RETURN NULL;
 END $$;
+
+-- A search query as the store writes it for SQLite's FTS5 (quoted phrases joined by AND:
+-- actions/messages/message_fetch.fts_query) as a tsquery: every phrase, in order, required.
+-- NULL (matches nothing) when no phrase has a searchable word.
+CREATE OR REPLACE FUNCTION teamchat_fts_query(text) RETURNS tsquery
+LANGUAGE sql IMMUTABLE AS $$
+    SELECT string_agg('(' || q::text || ')', ' & ')::tsquery
+    FROM (SELECT phraseto_tsquery('english'::regconfig, m[1]) AS q
+          FROM regexp_matches($1, '"([^"]*)"', 'g') AS m) AS phrases
+    WHERE q::text <> ''
+$$;

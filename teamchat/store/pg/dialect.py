@@ -7,11 +7,15 @@ rewritten here, one rule per concept (and nowhere else):
 - placeholders: `?` -> `$1, $2...` (outside quoted strings and identifiers);
 - `INSERT OR IGNORE INTO t ...` -> `INSERT INTO t ... ON CONFLICT DO NOTHING`;
 - `x = ? COLLATE NOCASE` (ASCII case-insensitive equality) -> `lower(x) = lower(?)`;
+- `x IN ()` / `x NOT IN ()` (an empty list) -> `FALSE` / `TRUE`;
+- `~?` (a parameter PostgreSQL cannot type under a unary operator) -> `~CAST(? AS BIGINT)`;
 - `IS ?` / `IS NOT ?` (NULL-safe comparison) -> `IS [NOT] DISTINCT FROM ?`;
 - `LIKE` (case-insensitive in SQLite) -> `ILIKE`;
 - JSON: `json_extract(col, '$.key')` -> the compat functions in `pg/compat.sql` (a number
   inside `coalesce(..., N)`, the value as SQLite shows it as text elsewhere), `json_each(?)`
   of an id list -> `teamchat_json_ids(?)`, appending to a JSON array -> `jsonb ||`;
+- full-text search: FTS5's `message_fts MATCH ?` -> `message.search @@ teamchat_fts_query(?)`
+  (a tsvector column with a GIN index; English stemming like SQLite's porter tokenizer);
 - `group_concat(x[, sep])` -> `string_agg(x::text, sep)`;
 - `PRAGMA user_version` -> the schema version table.
 
@@ -25,7 +29,17 @@ import re
 
 _STATEMENTS = {
     "PRAGMA user_version": "SELECT version FROM teamchat_schema",
+    # Merging FTS5 segments: PostgreSQL's GIN index has none to merge.
+    "INSERT INTO message_fts (message_fts) VALUES ('optimize')": "SELECT 1",
 }
+# Full-text search: SQLite's FTS5 table `message_fts` -> the tsvector column `message.search`.
+_SEARCH = (
+    ("m.id IN (SELECT rowid FROM message_fts WHERE message_fts MATCH ?)",
+     "m.search @@ teamchat_fts_query(?)"),
+    ("FROM message_fts f JOIN message m ON m.id = f.rowid", "FROM message m"),
+    ("message_fts MATCH ?", "m.search @@ teamchat_fts_query(?)"),
+    ("f.rowid", "m.id"),
+)  # fmt: skip
 _OR_IGNORE = re.compile(r"^\s*INSERT\s+OR\s+IGNORE\s+INTO\b", re.IGNORECASE)
 _RETURNING = re.compile(r"\sRETURNING\s", re.IGNORECASE)
 _NOCASE_EQ = re.compile(r"([\w.]+)\s*=\s*\?\s+COLLATE\s+NOCASE", re.IGNORECASE)
@@ -42,6 +56,8 @@ _JSON_APPEND = re.compile(
     re.IGNORECASE,
 )
 _GROUP_CONCAT = re.compile(r"\bgroup_concat\(\s*([\w.]+)\s*(?:,\s*('[^']*')\s*)?\)", re.IGNORECASE)
+_NOT_IN_EMPTY = re.compile(r"[\w.]+\s+NOT\s+IN\s*\(\s*\)", re.IGNORECASE)
+_IN_EMPTY = re.compile(r"[\w.]+\s+IN\s*\(\s*\)", re.IGNORECASE)
 _INSERT_TABLE = re.compile(r"^\s*INSERT\s+(?:OR\s+\w+\s+)?INTO\s+(\w+)", re.IGNORECASE)
 # A quoted string, a quoted identifier, or a placeholder.
 _TOKENS = re.compile(r"'(?:[^']|'')*'|\"(?:[^\"]|\"\")*\"|\?")
@@ -59,6 +75,12 @@ def _rewrite(sql: str) -> str:
         else:
             at = returning.start()
             sql = sql[:at] + " ON CONFLICT DO NOTHING" + sql[at:]
+    if "message_fts" in sql:
+        for fts5, tsvector in _SEARCH:
+            sql = sql.replace(fts5, tsvector)
+    if "()" in sql:
+        sql = _IN_EMPTY.sub("FALSE", _NOT_IN_EMPTY.sub("TRUE", sql))
+    sql = sql.replace("~?", "~CAST(? AS BIGINT)")
     sql = _NOCASE_EQ.sub(r"lower(\1) = lower(?)", sql)
     sql = _IS_PARAM.sub(
         lambda m: "IS NOT DISTINCT FROM ?" if not m[1] else "IS DISTINCT FROM ?", sql
@@ -86,6 +108,10 @@ def _number_placeholders(sql: str) -> str:
     return _TOKENS.sub(number, sql)
 
 
+# SQL strings remembered per database: the store builds some with their ids inline.
+CACHE_SIZE = 4096
+
+
 class PgDialect:
     """Translations for one database's schema (which tables have an `id` column), cached."""
 
@@ -98,6 +124,8 @@ class PgDialect:
         """`sql` as PostgreSQL reads it."""
         found = self._plain.get(sql)
         if found is None:
+            if len(self._plain) >= CACHE_SIZE:
+                self._plain.clear()
             found = self._plain[sql] = _number_placeholders(_rewrite(sql))
         return found
 
@@ -111,6 +139,8 @@ class PgDialect:
         answer = None
         if table and table[1] in self.id_tables and not _RETURNING.search(translated):
             answer = translated.rstrip().rstrip(";") + " RETURNING id"
+        if len(self._returning) >= CACHE_SIZE:
+            self._returning.clear()
         self._returning[sql] = answer
         return answer
 

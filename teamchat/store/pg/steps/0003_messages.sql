@@ -1,6 +1,6 @@
 -- PostgreSQL variant of steps/0003_messages.sql (see pg/schema.py): its translation, with
--- integer flags tested as numbers in CHECKs, and no full-text index yet (search narrows
--- answer an error on PostgreSQL).
+-- integer flags tested as numbers in CHECKs, and full-text search on a generated tsvector
+-- column with a GIN index instead of SQLite's FTS5 table (see pg/dialect.py).
 --
 -- Channels, subscriptions, messages and everything hanging off a message.
 --
@@ -104,6 +104,11 @@ CREATE TABLE user_message (
     flags      BIGINT NOT NULL DEFAULT 0,
     PRIMARY KEY (user_id, message_id)
 );
+-- Full-text search over topic and raw content: English stemming, as SQLite's porter tokenizer.
+ALTER TABLE message ADD COLUMN search tsvector GENERATED ALWAYS AS
+    (to_tsvector('english'::regconfig, topic::text || ' ' || content)) STORED;
+CREATE INDEX message_search ON message USING gin (search);
+
 CREATE INDEX user_message_message ON user_message (message_id);
 CREATE INDEX user_message_unread ON user_message (user_id, message_id) WHERE (flags & 1) = 0;
 CREATE INDEX user_message_starred ON user_message (user_id, message_id) WHERE (flags & 2) != 0;
