@@ -71,6 +71,15 @@ def fail(message: str) -> typer.Exit:
     return typer.Exit(1)
 
 
+def require_sqlite(command: str) -> None:
+    """Stop `command` with one line when --db names a PostgreSQL database it cannot use yet."""
+    if STATE.db_url is not None:
+        raise fail(
+            f"`teamchat {command}` works on SQLite files only for now; for a PostgreSQL"
+            " database use PostgreSQL's own tools (pg_dump, pg_restore)"
+        )
+
+
 def check_db_path(path: Path, *, create: bool) -> None:
     """One line of error for a database we cannot or should not open; only `create`
     commands (serve, create-realm) make a new file."""
@@ -115,7 +124,7 @@ def run_action(
     except BlobStoreError as exc:
         raise fail(f"uploads: {exc}") from None
     except OSError as exc:  # an unwritable folder or file: one line, not a traceback
-        raise fail(f"cannot use database {settings.db_path}: {exc.strerror}") from None
+        raise fail(f"cannot use database {_where(settings)}: {exc.strerror or exc}") from None
 
 
 def _where(settings: Settings) -> str:

@@ -29,6 +29,7 @@ from teamchat.cli.common import (
     console,
     err_console,
     fail,
+    require_sqlite,
     write_private_file,
     zuliprc_text,
 )
@@ -80,6 +81,7 @@ def sandbox(
 ) -> None:
     """Run a throwaway organization with Zulip's development users, channels and messages
     (a temporary database unless --db names one). INSECURE: for client and bot developers."""
+    require_sqlite("sandbox")
     err_console.print(WARNING, soft_wrap=True)
     passwords.use_insecure_fast_hashing()
     temporary = None if STATE.db_given else Path(tempfile.mkdtemp(prefix="teamchat-sandbox-"))
