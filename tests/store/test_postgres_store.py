@@ -121,6 +121,42 @@ async def test_our_commits_bump_watched_versions_after_commit(db: BaseDatabase) 
     assert after["users"] == before["users"]  # an untouched table keeps its version
 
 
+async def test_cancelled_reads_and_writes_leave_connections_usable(db: BaseDatabase) -> None:
+    """A request that goes away mid-transaction must not leave a connection busy or inside a
+    transaction, nor commit half a body."""
+
+    async def read_once() -> None:
+        async with db.read() as conn:
+            await conn.fetchone("SELECT count(*) FROM linkifier")
+
+    async def write_once(n: int) -> None:
+        async with db.write() as tx:
+            await tx.execute(
+                'INSERT INTO linkifier (pattern, url_template, "order") VALUES (?, ?, ?)',
+                (f"c{n}", "https://example.com/{id}", n),
+            )
+            await tx.execute(
+                'INSERT INTO linkifier (pattern, url_template, "order") VALUES (?, ?, ?)',
+                (f"c{n}-second", "https://example.com/{id}", n),
+            )
+
+    for delay_steps in range(16):
+        for work in (read_once, lambda n=delay_steps: write_once(n)):
+            task = asyncio.create_task(work())
+            for _ in range(delay_steps):
+                await asyncio.sleep(0)
+            task.cancel()
+            await asyncio.gather(task, return_exceptions=True)
+    await read_once()
+    await write_once(100)
+    patterns = set(await _linkifiers(db))
+    assert {"c100", "c100-second"} <= patterns
+    for pattern in patterns:  # every body committed whole or not at all
+        assert (pattern.removesuffix("-second") in patterns) and (
+            pattern.removesuffix("-second") + "-second" in patterns
+        )
+
+
 async def test_acknowledged_writes_are_committed(target: str) -> None:
     """Once write() returns, another connection (a fresh Database) sees the change."""
     where = target if target.startswith("postgresql") else Path(target)

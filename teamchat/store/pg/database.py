@@ -21,8 +21,8 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import AsyncIterator, Awaitable, Callable
-from contextlib import asynccontextmanager
-from typing import Any
+from contextlib import asynccontextmanager, suppress
+from typing import Any, TypeVar
 
 import asyncpg  # type: ignore[import-untyped]
 
@@ -42,6 +42,7 @@ from teamchat.store.pg import schema
 from teamchat.store.pg.dialect import PgDialect, rowcount
 
 log = logging.getLogger(__name__)
+T = TypeVar("T")
 STATEMENT_CACHE_SIZE = 1024  # prepared statements per connection (asyncpg's LRU)
 RECONNECT_SECS = 1.0
 
@@ -54,6 +55,19 @@ def _translate_error(exc: BaseException, sql: str = "") -> BaseException:
     if isinstance(exc, asyncpg.PostgresError | asyncpg.InterfaceError):
         return DatabaseError(f"{exc}{where}")
     return exc
+
+
+async def _finish(work: Awaitable[T]) -> T:
+    """Await `work` to its end even if the caller is cancelled meanwhile (then re-raise): a
+    statement cut off half-way would leave the connection busy, and the ROLLBACK that must
+    follow a cancelled body could not run (SQLite's statements cannot be cut off either)."""
+    task = asyncio.ensure_future(work)
+    try:
+        return await asyncio.shield(task)
+    except asyncio.CancelledError:
+        with suppress(Exception):
+            await task
+        raise
 
 
 class PgConn(Conn):
@@ -75,16 +89,16 @@ class PgConn(Conn):
         try:
             returning = self._dialect.insert_returning_id(sql)
             if returning is not None:
-                value = await self._conn.fetchval(returning, *args)
+                value = await _finish(self._conn.fetchval(returning, *args))
                 return int(value) if value is not None else 0
-            await self._conn.execute(self._dialect.sql(sql), *args)
+            await _finish(self._conn.execute(self._dialect.sql(sql), *args))
             return 0
         except (asyncpg.PostgresError, asyncpg.InterfaceError) as exc:
             raise _translate_error(exc, sql) from exc
 
     async def execute_rowcount(self, sql: str, params: tuple[object, ...] = ()) -> int:
         try:
-            return rowcount(await self._conn.execute(self._dialect.sql(sql), *params))
+            return rowcount(await _finish(self._conn.execute(self._dialect.sql(sql), *params)))
         except (asyncpg.PostgresError, asyncpg.InterfaceError) as exc:
             raise _translate_error(exc, sql) from exc
 
@@ -92,20 +106,20 @@ class PgConn(Conn):
         if not rows:
             return
         try:
-            await self._conn.executemany(self._dialect.sql(sql), rows)
+            await _finish(self._conn.executemany(self._dialect.sql(sql), rows))
         except (asyncpg.PostgresError, asyncpg.InterfaceError) as exc:
             raise _translate_error(exc, sql) from exc
 
     async def fetchone(self, sql: str, params: tuple[object, ...] = ()) -> Row | None:
         try:
-            row: Row | None = await self._conn.fetchrow(self._dialect.sql(sql), *params)
+            row: Row | None = await _finish(self._conn.fetchrow(self._dialect.sql(sql), *params))
         except (asyncpg.PostgresError, asyncpg.InterfaceError) as exc:
             raise _translate_error(exc, sql) from exc
         return row
 
     async def fetchall(self, sql: str, params: tuple[object, ...] = ()) -> list[Row]:
         try:
-            rows: list[Row] = await self._conn.fetch(self._dialect.sql(sql), *params)
+            rows: list[Row] = await _finish(self._conn.fetch(self._dialect.sql(sql), *params))
         except (asyncpg.PostgresError, asyncpg.InterfaceError) as exc:
             raise _translate_error(exc, sql) from exc
         return rows
@@ -237,8 +251,8 @@ class PgDatabase(BaseDatabase):
         async with self._write_lock:
             if self._batch is None:
                 if writer.is_in_transaction():  # left open by a failure: start clean
-                    await writer.execute("ROLLBACK")
-                await writer.execute("BEGIN")
+                    await _finish(writer.execute("ROLLBACK"))
+                await _finish(writer.execute("BEGIN"))
                 self._batch = _Batch()
                 committer = asyncio.get_running_loop().create_task(self._commit(self._batch))
                 self._committers.add(committer)
@@ -246,7 +260,7 @@ class PgDatabase(BaseDatabase):
             batch = self._batch
             self._savepoints += 1
             name = f"body{self._savepoints}"
-            await writer.execute(f"SAVEPOINT {name}")
+            await _finish(writer.execute(f"SAVEPOINT {name}"))
             tx = PgTx(writer, self._dialect)
             try:
                 yield tx
@@ -254,8 +268,8 @@ class PgDatabase(BaseDatabase):
                 if writer.is_in_transaction():
                     await asyncio.shield(self._rollback_to(writer, name))
                 raise
-            await writer.execute(f"RELEASE {name}")
-            batch.bodies.append(tx)
+            batch.bodies.append(tx)  # before RELEASE: a cancel there must not lose its hooks
+            await _finish(writer.execute(f"RELEASE {name}"))
         try:
             await asyncio.shield(batch.committed)
         except asyncio.CancelledError:
@@ -311,9 +325,9 @@ class PgDatabase(BaseDatabase):
         conn = await self._idle_readers.get()
         try:
             if conn.is_in_transaction():
-                await conn.execute("ROLLBACK")
+                await _finish(conn.execute("ROLLBACK"))
             memos = self._memos.start()  # before the snapshot: see Memos
-            await conn.execute("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY")
+            await _finish(conn.execute("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY"))
             try:
                 yield PgConn(conn, self._dialect, memos)
             finally:
