@@ -91,6 +91,21 @@ async def test_constraint_errors_are_the_stores_and_change_nothing(db: BaseDatab
     assert await _linkifiers(db) == ["dup", "after"]
 
 
+async def test_a_refused_statement_undoes_only_itself(db: BaseDatabase) -> None:
+    """A body that catches an IntegrityError goes on with everything else it wrote (SQLite's
+    statement-level rollback), whether the refused statement came first or later."""
+    await _add_linkifier(db, "taken", 1)
+    insert = 'INSERT INTO linkifier (pattern, url_template, "order") VALUES (?, ?, ?)'
+    async with db.write() as tx:
+        with pytest.raises(IntegrityError):
+            await tx.execute(insert, ("taken", "https://example.com/{id}", 2))
+        await tx.execute(insert, ("first-kept", "https://example.com/{id}", 3))
+        with pytest.raises(IntegrityError):
+            await tx.execute(insert, ("taken", "https://example.com/{id}", 4))
+        await tx.execute(insert, ("second-kept", "https://example.com/{id}", 5))
+    assert await _linkifiers(db) == ["taken", "first-kept", "second-kept"]
+
+
 async def test_rows_by_index_and_name_and_new_ids(db: BaseDatabase) -> None:
     first = await _add_linkifier(db, "a", 1)
     second = await _add_linkifier(db, "b", 2)

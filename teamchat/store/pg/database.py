@@ -78,50 +78,41 @@ class PgConn(Conn):
         self._dialect = dialect
         self._memos = memos
 
-    @staticmethod
-    def _args(params: Params) -> tuple[object, ...]:
-        if isinstance(params, dict):
-            raise TypeError("the PostgreSQL store takes positional (?) parameters only")
-        return params
+    async def _run(self, sql: str, call: Callable[[], Awaitable[T]]) -> T:
+        """Run one statement (`call`), its errors as the store's."""
+        try:
+            return await _finish(call())
+        except (asyncpg.PostgresError, asyncpg.InterfaceError) as exc:
+            raise _translate_error(exc, sql) from exc
 
     async def execute(self, sql: str, params: Params = ()) -> int:
-        args = self._args(params)
-        try:
-            returning = self._dialect.insert_returning_id(sql)
-            if returning is not None:
-                value = await _finish(self._conn.fetchval(returning, *args))
-                return int(value) if value is not None else 0
-            await _finish(self._conn.execute(self._dialect.sql(sql), *args))
-            return 0
-        except (asyncpg.PostgresError, asyncpg.InterfaceError) as exc:
-            raise _translate_error(exc, sql) from exc
+        if isinstance(params, dict):
+            raise TypeError("the PostgreSQL store takes positional (?) parameters only")
+        returning = self._dialect.insert_returning_id(sql)
+        if returning is not None:
+            value = await self._run(sql, lambda: self._conn.fetchval(returning, *params))
+            return int(value) if value is not None else 0
+        await self._run(sql, lambda: self._conn.execute(self._dialect.sql(sql), *params))
+        return 0
 
     async def execute_rowcount(self, sql: str, params: tuple[object, ...] = ()) -> int:
-        try:
-            return rowcount(await _finish(self._conn.execute(self._dialect.sql(sql), *params)))
-        except (asyncpg.PostgresError, asyncpg.InterfaceError) as exc:
-            raise _translate_error(exc, sql) from exc
+        status = await self._run(sql, lambda: self._conn.execute(self._dialect.sql(sql), *params))
+        return rowcount(status)
 
     async def executemany(self, sql: str, rows: list[tuple[object, ...]]) -> None:
-        if not rows:
-            return
-        try:
-            await _finish(self._conn.executemany(self._dialect.sql(sql), rows))
-        except (asyncpg.PostgresError, asyncpg.InterfaceError) as exc:
-            raise _translate_error(exc, sql) from exc
+        if rows:
+            await self._run(sql, lambda: self._conn.executemany(self._dialect.sql(sql), rows))
 
     async def fetchone(self, sql: str, params: tuple[object, ...] = ()) -> Row | None:
-        try:
-            row: Row | None = await _finish(self._conn.fetchrow(self._dialect.sql(sql), *params))
-        except (asyncpg.PostgresError, asyncpg.InterfaceError) as exc:
-            raise _translate_error(exc, sql) from exc
+        row: Row | None = await self._run(
+            sql, lambda: self._conn.fetchrow(self._dialect.sql(sql), *params)
+        )
         return row
 
     async def fetchall(self, sql: str, params: tuple[object, ...] = ()) -> list[Row]:
-        try:
-            rows: list[Row] = await _finish(self._conn.fetch(self._dialect.sql(sql), *params))
-        except (asyncpg.PostgresError, asyncpg.InterfaceError) as exc:
-            raise _translate_error(exc, sql) from exc
+        rows: list[Row] = await self._run(
+            sql, lambda: self._conn.fetch(self._dialect.sql(sql), *params)
+        )
         return rows
 
     async def fetchall_tuples(
@@ -131,11 +122,41 @@ class PgConn(Conn):
 
 
 class PgTx(PgConn, Tx):
-    """One write transaction body on this process's writer connection."""
+    """One write transaction body on this process's writer connection.
 
-    def __init__(self, conn: Any, dialect: PgDialect) -> None:
+    A failed statement aborts a PostgreSQL transaction, where SQLite undoes only that
+    statement; bodies may catch an IntegrityError and go on (or return normally). So a
+    refused change leaves the transaction as SQLite would: before the body's first write
+    the body's own SAVEPOINT is that state (nothing of the body's to keep), after it each
+    write statement runs in a SAVEPOINT of its own (two more round trips, for bodies that
+    write more than once)."""
+
+    def __init__(self, conn: Any, dialect: PgDialect, savepoint: str) -> None:
         super().__init__(conn, dialect)
         self._after_commit = []
+        self._savepoint = savepoint
+        self._wrote = False
+
+    async def _run(self, sql: str, call: Callable[[], Awaitable[T]]) -> T:
+        if sql.lstrip()[:6].upper() == "SELECT":
+            return await super()._run(sql, call)  # a read cannot break a constraint
+        if not self._wrote:
+            try:
+                result = await super()._run(sql, call)
+            except IntegrityError:
+                await _finish(self._conn.execute(f"ROLLBACK TO {self._savepoint}"))
+                raise
+            self._wrote = True
+            return result
+        await _finish(self._conn.execute("SAVEPOINT statement"))
+        try:
+            result = await super()._run(sql, call)
+        except IntegrityError:
+            await _finish(self._conn.execute("ROLLBACK TO statement"))
+            await _finish(self._conn.execute("RELEASE statement"))
+            raise
+        await _finish(self._conn.execute("RELEASE statement"))
+        return result
 
 
 class _Batch:
@@ -261,7 +282,7 @@ class PgDatabase(BaseDatabase):
             self._savepoints += 1
             name = f"body{self._savepoints}"
             await _finish(writer.execute(f"SAVEPOINT {name}"))
-            tx = PgTx(writer, self._dialect)
+            tx = PgTx(writer, self._dialect, name)
             try:
                 yield tx
             except BaseException:
