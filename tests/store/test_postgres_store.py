@@ -122,6 +122,13 @@ async def test_rows_by_index_and_name_and_new_ids(db: BaseDatabase) -> None:
     assert changed == 2
 
 
+async def test_an_integer_beyond_64_bits_is_an_overflow_error(db: BaseDatabase) -> None:
+    """Both backends refuse it the same way (the app answers "Integer out of range")."""
+    async with db.read() as conn:
+        with pytest.raises(OverflowError):
+            await conn.fetchone("SELECT id FROM linkifier WHERE id = ?", (2**70,))
+
+
 async def test_our_commits_bump_watched_versions_after_commit(db: BaseDatabase) -> None:
     before = db.versions()
     assert before is not None

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import re
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager, suppress
 from typing import Any, TypeVar
@@ -43,6 +44,7 @@ from teamchat.store.pg.dialect import PgDialect, rowcount
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
+_OUT_OF_RANGE = re.compile(r"out of int\d+ range")
 STATEMENT_CACHE_SIZE = 1024  # prepared statements per connection (asyncpg's LRU)
 RECONNECT_SECS = 1.0
 
@@ -50,6 +52,8 @@ RECONNECT_SECS = 1.0
 def _translate_error(exc: BaseException, sql: str = "") -> BaseException:
     """The store's exception for a driver's (naming the statement: no values, only SQL)."""
     where = f" (in: {sql})" if sql else ""
+    if isinstance(exc, asyncpg.DataError) and _OUT_OF_RANGE.search(str(exc)):
+        return OverflowError(str(exc))  # as SQLite's driver raises for an int beyond 64 bits
     if isinstance(exc, asyncpg.IntegrityConstraintViolationError):
         return IntegrityError(f"{exc}{where}")
     if isinstance(exc, asyncpg.PostgresError | asyncpg.InterfaceError):
