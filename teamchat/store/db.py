@@ -337,6 +337,8 @@ class Database(BaseDatabase):
                 if writer.in_transaction:
                     writer.execute("ROLLBACK")
                 self._bump(changed)  # the COMMIT may have happened before the failure
+                if isinstance(exc, sqlite3.IntegrityError):  # a deferred foreign key
+                    exc = IntegrityError(str(exc))
                 batch.committed.set_exception(exc)
                 batch.committed.exception()  # retrieved: callers may all have gone
                 return

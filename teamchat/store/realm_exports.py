@@ -137,9 +137,9 @@ async def owners_for_exports(conn: Conn) -> tuple[int, int]:
     """(owners consenting to private data exports, owners whose email administrators see)
     among active human owners."""
     row = await conn.fetchone(
-        "SELECT coalesce(sum(coalesce(json_extract(settings_json,"
-        " '$.allow_private_data_export'), 0) != 0), 0),"
-        " coalesce(sum(email_address_visibility != ?), 0)"
+        "SELECT coalesce(sum(CASE WHEN coalesce(json_extract(settings_json,"
+        " '$.allow_private_data_export'), 0) != 0 THEN 1 ELSE 0 END), 0),"
+        " coalesce(sum(CASE WHEN email_address_visibility != ? THEN 1 ELSE 0 END), 0)"
         " FROM users WHERE role = ? AND is_active = 1 AND is_bot = 0",
         (int(EmailVisibility.NOBODY), int(Role.OWNER)),
     )

@@ -74,6 +74,14 @@ async def _finish(work: Awaitable[T]) -> T:
         raise
 
 
+def _bool_text(value: object) -> str:
+    return "t" if value else "f"
+
+
+def _text_bool(text: str) -> bool:
+    return text == "t"
+
+
 class PgConn(Conn):
     """An asyncpg connection inside one transaction or snapshot."""
 
@@ -209,7 +217,12 @@ class PgDatabase(BaseDatabase):
                 self._versions[table] += 1
 
     async def _connect(self) -> Any:
-        return await asyncpg.connect(self.url, statement_cache_size=STATEMENT_CACHE_SIZE)
+        conn = await asyncpg.connect(self.url, statement_cache_size=STATEMENT_CACHE_SIZE)
+        # The store passes 0/1 where SQL tests a truth value (SQLite has no booleans).
+        await conn.set_type_codec(
+            "bool", schema="pg_catalog", format="text", encoder=_bool_text, decoder=_text_bool
+        )
+        return conn
 
     async def open(self) -> None:
         """Connect, apply pending migrations, start listening for other processes' commits."""
