@@ -12,6 +12,7 @@ from pathlib import Path
 
 import msgspec
 
+from teamchat.lib.db_url import is_database_url
 from teamchat.lib.queue_ids import check_process
 
 DEFAULT_DB_PATH = "teamchat.db"
@@ -77,6 +78,9 @@ def parse_peers(text: str) -> tuple[tuple[int, str], ...]:
 
 class Settings(msgspec.Struct, frozen=True, kw_only=True):
     db_path: Path
+    # A postgresql:// URL given as --db / TEAMCHAT_DB: the data lives there, and `db_path`
+    # only names where files that sit beside a database file go (zuliprc, the server lock).
+    db_url: str | None = None
     host: str = "127.0.0.1"
     port: int = 9991
     # The URL people reach us at, given by --external-url / TEAMCHAT_EXTERNAL_URL. `serve`
@@ -175,12 +179,15 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
     peers: tuple[tuple[int, str], ...] = ()
 
     @classmethod
-    def from_env(cls, db_path: Path | None = None, **overrides: object) -> Settings:
-        """Build settings from TEAMCHAT_* environment variables, then explicit overrides."""
+    def from_env(cls, db_path: Path | str | None = None, **overrides: object) -> Settings:
+        """Build settings from TEAMCHAT_* environment variables, then explicit overrides.
+        `db_path` (or TEAMCHAT_DB) is a SQLite file or a postgresql:// URL."""
         env = os.environ
-        values: dict[str, object] = {
-            "db_path": Path(db_path or env.get("TEAMCHAT_DB", DEFAULT_DB_PATH)),
-        }
+        target = db_path or env.get("TEAMCHAT_DB", DEFAULT_DB_PATH)
+        values: dict[str, object] = {"db_path": Path(target)}
+        if is_database_url(target):
+            # Files kept beside a database file (zuliprc) go to the working directory.
+            values = {"db_path": Path("teamchat-postgresql").absolute(), "db_url": target}
         readers: dict[str, tuple[str, Callable[[str], object]]] = {
             "external_url": ("TEAMCHAT_EXTERNAL_URL", str),
             "log_level": ("TEAMCHAT_LOG_LEVEL", str),

@@ -17,9 +17,9 @@ from teamchat.lib.password_guard import PasswordGuard
 from teamchat.lib.ratelimit import RateLimiter
 from teamchat.records import UserRow
 from teamchat.store import change_log, server_settings
+from teamchat.store.backends import open_database
 from teamchat.store.blobs import AsyncBlobs, open_blob_store
-from teamchat.store.db import Database
-from teamchat.store.watcher import DataVersionWatcher
+from teamchat.store.conn import BaseDatabase, ChangeWatcher
 
 RESET_EMAILS_PER_HOUR = 3
 RESET_REQUESTS_PER_CLIENT_HOUR = 30
@@ -28,7 +28,7 @@ RESET_REQUESTS_PER_CLIENT_HOUR = 30
 class Runtime:
     def __init__(
         self,
-        db: Database,
+        db: BaseDatabase,
         broker: EventBroker,
         settings: Settings,
         clock: Callable[[], float] = time.time,
@@ -94,7 +94,7 @@ class Runtime:
         broker: EventBroker | None = None,
         clock: Callable[[], float] = time.time,
     ) -> Runtime:
-        db = Database(settings.db_path, readers=settings.reader_connections)
+        db = open_database(settings.db_url or settings.db_path, settings.reader_connections)
         await db.open()
         if broker is None:
             broker = EventBroker(
@@ -118,9 +118,9 @@ class Runtime:
         `close` leaves them in the change log for a running server to publish."""
         return await cls.open(settings, broker=RecordingBroker())
 
-    def watcher(self) -> DataVersionWatcher:
+    def watcher(self) -> ChangeWatcher:
         """A watcher of other connections' commits to our database (not yet opened)."""
-        return DataVersionWatcher(self.settings.db_path, self.settings.change_poll_interval_secs)
+        return self.db.watcher(self.settings.change_poll_interval_secs)
 
     async def flush_change_log(self) -> None:
         """Write what a RecordingBroker recorded to the change log (one transaction)."""

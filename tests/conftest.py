@@ -3,21 +3,43 @@
 from __future__ import annotations
 
 import itertools
+import os
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
 
 from tests.support.api import Api, assert_success
+from tests.support.postgres import PostgresServer
 from tests.support.server import ServerProcess
 
 _counter = itertools.count(1)
 TEST_PASSWORD = "correct-horse-battery"
 
 
+def pytest_addoption(parser: pytest.Parser) -> None:
+    parser.addoption(
+        "--db",
+        choices=("sqlite", "postgresql"),
+        default=os.environ.get("TEAMCHAT_TEST_DB", "sqlite"),
+        help="The database the test servers run on (also TEAMCHAT_TEST_DB); default sqlite",
+    )
+
+
+def database_url(request: pytest.FixtureRequest) -> str | None:
+    """A fresh PostgreSQL database's URL when the run asks for PostgreSQL, else None (SQLite)."""
+    if request.config.getoption("--db") != "postgresql":
+        return None
+    cluster: PostgresServer = request.getfixturevalue("postgres")
+    return cluster.new_database()
+
+
 @pytest.fixture(scope="session")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
-    proc = ServerProcess(tmp_path_factory.mktemp("server")).start()
+def server(
+    request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[ServerProcess]:
+    url = database_url(request)
+    proc = ServerProcess(tmp_path_factory.mktemp("server"), database_url=url).start()
     yield proc
     proc.stop()
 
@@ -65,14 +87,17 @@ def make_user(server: ServerProcess, owner: Api) -> Iterator[Callable[..., Api]]
 
 
 @pytest.fixture
-def start_server(tmp_path: Path) -> Iterator[Callable[..., ServerProcess]]:
-    """Start extra servers with their own environment; all are stopped after the test."""
+def start_server(
+    request: pytest.FixtureRequest, tmp_path: Path
+) -> Iterator[Callable[..., ServerProcess]]:
+    """Start extra servers with their own environment (and database); all are stopped after
+    the test."""
     started: list[ServerProcess] = []
 
     def factory(env: dict[str, str] | None = None, directory: Path | None = None) -> ServerProcess:
         directory = directory or tmp_path / f"srv{len(started)}"
         directory.mkdir(exist_ok=True)
-        proc = ServerProcess(directory, env).start()
+        proc = ServerProcess(directory, env, database_url=database_url(request)).start()
         started.append(proc)
         return proc
 

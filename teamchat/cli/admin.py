@@ -226,7 +226,7 @@ from teamchat.cli import admin_people  # noqa: E402, F401
 def move_uploads() -> None:
     """Move the upload bytes kept in the database into the directory or bucket --uploads
     names (safe while a server started with the same --uploads runs)."""
-    settings = Settings.from_env(STATE.db_path, uploads=STATE.uploads)
+    settings = Settings.from_env(STATE.db_target, uploads=STATE.uploads)
     check = open_uploads(settings)
     if check is None:
         raise fail("give --uploads DIRECTORY or --uploads s3://bucket/prefix: where to move them")

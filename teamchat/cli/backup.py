@@ -15,7 +15,7 @@ from typing import Annotated
 import typer
 from rich.progress import BarColumn, DownloadColumn, Progress, TextColumn, TimeRemainingColumn
 
-from teamchat.cli.common import STATE, check_db_path, console, fail
+from teamchat.cli.common import STATE, check_db_path, console, fail, require_sqlite
 from teamchat.config import Settings
 from teamchat.store import backup as backups
 from teamchat.store.migrations import SCHEMA_VERSION, NotOurDatabaseError
@@ -50,6 +50,7 @@ def backup(
 ) -> None:
     """Copy the database (the whole organization, uploads included unless they are kept in a
     directory or bucket of their own) while it is in use."""
+    require_sqlite("backup")
     source = STATE.db_path
     check_db_path(source, create=False)
     if dest.is_dir():
@@ -87,6 +88,7 @@ def restore(
 ) -> None:
     """Replace the database with a backup, once a copy of it passed every check. Refused
     while a server runs on it."""
+    require_sqlite("restore")
     target = STATE.db_path
     if not target.parent.is_dir():
         raise fail(f"cannot use database {target}: directory {target.parent} does not exist")

@@ -5,7 +5,6 @@ from __future__ import annotations
 import asyncio
 import json
 import os
-import sqlite3
 import sys
 from collections.abc import Awaitable, Callable, Mapping
 from pathlib import Path
@@ -16,11 +15,14 @@ from rich.console import Console
 
 from teamchat.config import Settings
 from teamchat.errors import ZulipError
+from teamchat.lib.db_url import redact
 from teamchat.records import UserRow
 from teamchat.runtime import Runtime
 from teamchat.store import realm as realm_store
 from teamchat.store import users as user_store
+from teamchat.store.backends import MissingDriverError
 from teamchat.store.blobs import BlobStore, BlobStoreError, open_blob_store
+from teamchat.store.conn import DATABASE_ERRORS
 from teamchat.store.migrations import NotOurDatabaseError
 
 T = TypeVar("T")
@@ -32,10 +34,17 @@ class CliState:
     """What the global options decided, shared by every command."""
 
     db_path: Path = Path("teamchat.db")
+    # --db / TEAMCHAT_DB when it is a postgresql:// URL (db_path then only places zuliprc).
+    db_url: str | None = None
     # Whether --db or TEAMCHAT_DB named it (the sandbox then keeps it instead of a temporary one).
     db_given: bool = False
     # --uploads / TEAMCHAT_UPLOADS: where upload bytes are kept (None: the setting's default).
     uploads: str | None = None
+
+    @property
+    def db_target(self) -> Path | str:
+        """What --db named: the SQLite file, or the PostgreSQL URL."""
+        return self.db_url or self.db_path
 
 
 STATE = CliState()
@@ -61,6 +70,15 @@ def fail(message: str) -> typer.Exit:
     return typer.Exit(1)
 
 
+def require_sqlite(command: str) -> None:
+    """Stop `command` with one line when --db names a PostgreSQL database it cannot use yet."""
+    if STATE.db_url is not None:
+        raise fail(
+            f"`teamchat {command}` works on SQLite files only for now; for a PostgreSQL"
+            " database use PostgreSQL's own tools (pg_dump, pg_restore)"
+        )
+
+
 def check_db_path(path: Path, *, create: bool) -> None:
     """One line of error for a database we cannot or should not open; only `create`
     commands (serve, create-realm) make a new file."""
@@ -81,8 +99,9 @@ def run_action(
 ) -> T:
     """Open the database with a recording broker (its events reach a running server through
     the change log), run `action`, close. Never creates a database unless `create`."""
-    settings = settings or Settings.from_env(STATE.db_path, uploads=STATE.uploads)
-    check_db_path(settings.db_path, create=create)
+    settings = settings or Settings.from_env(STATE.db_target, uploads=STATE.uploads)
+    if settings.db_url is None:
+        check_db_path(settings.db_path, create=create)
 
     async def main() -> T:
         rt = await Runtime.open_offline(settings)
@@ -97,12 +116,18 @@ def run_action(
         raise fail(exc.msg) from None
     except NotOurDatabaseError as exc:
         raise fail(str(exc)) from None
-    except sqlite3.Error as exc:
-        raise fail(f"cannot use database {settings.db_path}: {exc}") from None
+    except DATABASE_ERRORS as exc:
+        raise fail(f"cannot use database {_where(settings)}: {exc}") from None
+    except MissingDriverError as exc:
+        raise fail(str(exc)) from None
     except BlobStoreError as exc:
         raise fail(f"uploads: {exc}") from None
     except OSError as exc:  # an unwritable folder or file: one line, not a traceback
-        raise fail(f"cannot use database {settings.db_path}: {exc.strerror}") from None
+        raise fail(f"cannot use database {_where(settings)}: {exc.strerror or exc}") from None
+
+
+def _where(settings: Settings) -> str:
+    return redact(settings.db_url) if settings.db_url else str(settings.db_path)
 
 
 def open_uploads(settings: Settings) -> BlobStore | None:

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
-from teamchat.cli.common import STATE, check_db_path, console, fail, open_uploads
+from teamchat.cli.common import STATE, check_db_path, console, fail, open_uploads, require_sqlite
 from teamchat.config import Settings
 from teamchat.lib import zulip_export_format as fmt
 from teamchat.lib.lazy import lazy_module
@@ -52,6 +52,7 @@ def export(
     ] = ExportType.full,
 ) -> None:
     """Export the organization for Zulip's `manage.py import` (or `teamchat import`)."""
+    require_sqlite("export")
     source = STATE.db_path
     check_db_path(source, create=False)
     if path.exists():

@@ -37,6 +37,7 @@ from teamchat.cli.server import (
 )
 from teamchat.config import DEFAULT_DB_PATH, Settings, bind_url, check_external_url
 from teamchat.lib import wire
+from teamchat.lib.db_url import is_database_url, redact
 from teamchat.lib.passwords import random_password
 from teamchat.runtime import Runtime
 from teamchat.store import realm as realm_store
@@ -63,9 +64,13 @@ def version_callback(value: bool) -> None:
 @app.callback()
 def main_options(
     ctx: typer.Context,
-    db: Annotated[Path, typer.Option(envvar="TEAMCHAT_DB", help="SQLite database file")] = Path(
-        DEFAULT_DB_PATH
-    ),
+    db: Annotated[
+        str,
+        typer.Option(
+            envvar="TEAMCHAT_DB",
+            help="SQLite database file, or a postgresql://user:password@host:port/dbname URL",
+        ),
+    ] = DEFAULT_DB_PATH,
     uploads: Annotated[
         str | None,
         typer.Option(
@@ -78,7 +83,8 @@ def main_options(
         bool, typer.Option("--version", callback=version_callback, is_eager=True)
     ] = False,
 ) -> None:
-    STATE.db_path = db
+    STATE.db_url = db if is_database_url(db) else None
+    STATE.db_path = Path("teamchat-postgresql").absolute() if STATE.db_url else Path(db)
     STATE.uploads = uploads
     source = ctx.get_parameter_source("db")
     STATE.db_given = source is not None and source.name != "DEFAULT"
@@ -194,7 +200,7 @@ def serve(
     except ValueError as error:
         raise fail(f"--process/--peers: {error}") from None
     settings = Settings.from_env(
-        STATE.db_path,
+        STATE.db_target,
         uploads=STATE.uploads,
         host=host,
         port=port,
@@ -205,7 +211,10 @@ def serve(
     )
     if settings.backup_every_hours < 0 or settings.backup_keep < 1:
         raise fail("--backup-every takes a positive number of hours, --backup-keep at least 1")
-    check_db_path(settings.db_path, create=True)
+    if settings.db_url is not None and settings.backup_every_hours > 0:
+        raise fail("--backup-every backs up SQLite files only; back up PostgreSQL with pg_dump")
+    if settings.db_url is None:
+        check_db_path(settings.db_path, create=True)
     blob_store = open_uploads(settings)
     if blob_store is not None:
         blob_store.close()
@@ -223,16 +232,18 @@ def serve(
 def _start(settings: Settings, sock: socket.socket) -> None:
     """Bootstrap or reopen the database, say how to reach it, serve on `sock`."""
     install_logging(settings)
-    console.print(f"teamchat {__version__}: database {settings.db_path.resolve()}", soft_wrap=True)
+    where = redact(settings.db_url) if settings.db_url else settings.db_path.resolve()
+    console.print(f"teamchat {__version__}: database {where}", soft_wrap=True)
     if settings.uploads not in ("", "database"):
         console.print(f"Uploads: {settings.uploads}", soft_wrap=True)
     url, created = open_organization(settings)
-    first_start.warn_if_others_can_read(settings.db_path)
+    if settings.db_url is None:
+        first_start.warn_if_others_can_read(settings.db_path)
     zuliprc = first_start.zuliprc_path(settings.db_path)
     if created is not None:
         email, password, api_key = created
         problem = first_start.write_zuliprc(zuliprc, email, api_key, url)
-        console.print("[bold green]Created a new organization[/] in", str(settings.db_path))
+        console.print("[bold green]Created a new organization[/] in", str(where))
         console.print(f"  owner email:    {email}")
         console.print(f"  owner password: {password}")
         console.print(f"  zuliprc:        {zuliprc}" if problem is None else f"  ({problem})")

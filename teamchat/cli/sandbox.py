@@ -11,7 +11,6 @@ import asyncio
 import logging
 import re
 import shutil
-import sqlite3
 import tempfile
 import time
 from collections.abc import Coroutine
@@ -30,6 +29,7 @@ from teamchat.cli.common import (
     console,
     err_console,
     fail,
+    require_sqlite,
     write_private_file,
     zuliprc_text,
 )
@@ -48,6 +48,7 @@ from teamchat.lib.lazy import lazy_module
 from teamchat.runtime import Runtime
 from teamchat.store import realm as realm_store
 from teamchat.store.backup import LockError
+from teamchat.store.conn import DATABASE_ERRORS
 from teamchat.store.migrations import NotOurDatabaseError
 
 if TYPE_CHECKING:
@@ -80,6 +81,7 @@ def sandbox(
 ) -> None:
     """Run a throwaway organization with Zulip's development users, channels and messages
     (a temporary database unless --db names one). INSECURE: for client and bot developers."""
+    require_sqlite("sandbox")
     err_console.print(WARNING, soft_wrap=True)
     passwords.use_insecure_fast_hashing()
     temporary = None if STATE.db_given else Path(tempfile.mkdtemp(prefix="teamchat-sandbox-"))
@@ -167,7 +169,7 @@ def _run(work: Coroutine[Any, Any, T]) -> T:
         raise fail(exc.msg) from None
     except NotOurDatabaseError as exc:
         raise fail(str(exc)) from None
-    except sqlite3.Error as exc:
+    except DATABASE_ERRORS as exc:
         raise fail(f"cannot use the sandbox database: {exc}") from None
 
 

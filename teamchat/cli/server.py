@@ -83,11 +83,21 @@ def bind_socket(settings: Settings) -> socket.socket:
     return sock
 
 
-def claim(settings: Settings) -> tuple[socket.socket, ServerLock]:
+class SharedDatabase:
+    """The server "lock" of a PostgreSQL database: none, several servers may share one."""
+
+    def acquire(self) -> None:
+        return None
+
+    def release(self) -> None:
+        return None
+
+
+def claim(settings: Settings) -> tuple[socket.socket, ServerLock | SharedDatabase]:
     """Bind the port, then take the database's server lock, before anything is created: a busy
     port or a database another server holds raises PortUnavailableError or LockError."""
     sock = bind_socket(settings)
-    lock = ServerLock(settings.db_path)
+    lock = SharedDatabase() if settings.db_url else ServerLock(settings.db_path)
     try:
         lock.acquire()
     except BaseException:

@@ -13,7 +13,7 @@ import typer
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
-from teamchat.cli.common import STATE, console, fail, run_action
+from teamchat.cli.common import STATE, console, fail, require_sqlite, run_action
 from teamchat.lib.lazy import lazy_module
 from teamchat.records import Role
 from teamchat.store.backup import DatabaseInUseError, LockError, ServerLock
@@ -42,6 +42,7 @@ def import_command(
 ) -> None:
     """Import an organization exported by Zulip's `manage.py export`, or a workspace exported
     by Slack's export tool, into a new database."""
+    require_sqlite("import")
     db_path = STATE.db_path
     if not path.exists():
         raise fail(f"{path} does not exist")

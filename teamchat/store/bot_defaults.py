@@ -2,10 +2,8 @@
 
 from __future__ import annotations
 
-import sqlite3
-
 from teamchat.records import BotDefaultsRow
-from teamchat.store.db import Conn, Tx
+from teamchat.store.db import Conn, Row, Tx
 
 _SELECT = (
     "SELECT d.bot_id, d.sending_stream_id, d.events_register_stream_id, d.all_public_streams,"
@@ -15,7 +13,7 @@ _SELECT = (
 )
 
 
-def _row(row: sqlite3.Row) -> BotDefaultsRow:
+def _row(row: Row) -> BotDefaultsRow:
     return BotDefaultsRow(
         bot_id=int(row[0]),
         sending_stream_id=None if row[1] is None else int(row[1]),

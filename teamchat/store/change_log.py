@@ -5,17 +5,15 @@ know what an event is.
 
 from __future__ import annotations
 
-import sqlite3
-
 from teamchat.records import ChangeLogRow
-from teamchat.store.db import Conn, Tx
+from teamchat.store.db import Conn, Row, Tx
 
 _COLUMNS = "id, kind, payload_json, audience_json, created_at"
 # Rows nobody published (no server was running) are dropped after this long.
 STALE_AFTER_SECS = 3600.0
 
 
-def _row(row: sqlite3.Row) -> ChangeLogRow:
+def _row(row: Row) -> ChangeLogRow:
     return ChangeLogRow(
         id=int(row[0]),
         kind=str(row[1]),

@@ -2,17 +2,15 @@
 
 from __future__ import annotations
 
-import sqlite3
-
 from teamchat.records import ChannelFolderRow
-from teamchat.store.db import Conn, Tx
+from teamchat.store.db import Conn, Row, Tx
 
 _COLUMNS = (
     'id, name, description, rendered_description, "order", date_created, creator_id, is_archived'
 )
 
 
-def _row(row: sqlite3.Row) -> ChannelFolderRow:
+def _row(row: Row) -> ChannelFolderRow:
     data = dict(row)
     data["is_archived"] = bool(data["is_archived"])
     return ChannelFolderRow(**data)

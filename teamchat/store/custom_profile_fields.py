@@ -2,10 +2,8 @@
 
 from __future__ import annotations
 
-import sqlite3
-
 from teamchat.records import CustomProfileFieldRow, ProfileValueRow
-from teamchat.store.db import Conn, Tx
+from teamchat.store.db import Conn, Row, Tx
 
 _COLUMNS = (
     "id, name, hint, field_type, field_data, sort_order, display_in_profile_summary, required,"
@@ -14,7 +12,7 @@ _COLUMNS = (
 _BOOLS = ("display_in_profile_summary", "required", "editable_by_user", "use_for_user_matching")
 
 
-def _field(row: sqlite3.Row) -> CustomProfileFieldRow:
+def _field(row: Row) -> CustomProfileFieldRow:
     data = dict(row)
     data["order"] = data.pop("sort_order")
     for name in _BOOLS:
@@ -114,7 +112,7 @@ async def delete_field(tx: Tx, field_id: int) -> None:
     await tx.execute("DELETE FROM custom_profile_field WHERE id = ?", (field_id,))
 
 
-def _value(row: sqlite3.Row) -> ProfileValueRow:
+def _value(row: Row) -> ProfileValueRow:
     return ProfileValueRow(**dict(row))
 
 

@@ -30,13 +30,23 @@ import asyncio
 import os
 import sqlite3
 import time
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncIterator, Callable
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import asynccontextmanager, suppress
 from pathlib import Path
 from typing import Any, TypeVar
 
 from teamchat.lib.disk_full import is_disk_full
+from teamchat.store.conn import (
+    WATCHED_TABLES,
+    BaseDatabase,
+    ChangeWatcher,
+    Conn,
+    IntegrityError,
+    Params,
+    Row,
+    Tx,
+)
 from teamchat.store.memos import Memos
 from teamchat.store.migrations import (
     APPLICATION_ID,
@@ -50,86 +60,61 @@ BUSY_TIMEOUT_MS = 5000
 # and requests a millisecond apart share one look, a change by another process shows in
 # requests that start a millisecond after its commit.
 OTHER_WRITERS_LOOK_SECS = 0.001
-# Tables whose changes caches above the store depend on (see `Database.version`).
-# The organization-wide parts of POST /register and GET /users (channels, subscribers, user
-# groups, custom profile values) are built once per version of theirs too.
-# Every send renders with the organization's alert words.
-WATCHED_TABLES = ("users", "realm", "linkifier", "stream", "subscription", "user_group",
-                  "user_group_member", "user_group_subgroup",
-                  "custom_profile_field_value", "idle_user", "alert_word")  # fmt: skip
-Params = tuple[object, ...] | dict[str, object]
 T = TypeVar("T")
 
 
-class Conn:
-    """A connection inside one transaction or snapshot; store queries take this."""
+class SqliteConn(Conn):
+    """A SQLite connection inside one transaction or snapshot."""
 
     def __init__(self, conn: sqlite3.Connection, memos: Memos | None = None) -> None:
         self.conn = conn
         self._memos = memos
 
-    async def memo(
-        self,
-        tables: str | tuple[str, ...],
-        key: str,
-        load: Callable[[Conn], Awaitable[T]],
-        *,
-        fresh: Callable[[T], bool] | None = None,
-    ) -> T:
-        """`load(self)`, remembered until one of `tables` changes (or `fresh(value)` says
-        the value has aged: for values that also depend on the clock). Values must be
-        treated as immutable by every caller."""
-        if self._memos is None:
-            return await load(self)
-        names = (tables,) if isinstance(tables, str) else tables
-        return await self._memos.get(self, names, key, load, fresh)
-
-    @property
-    def memoizes(self) -> bool:
-        """Whether `memo` remembers values here (read snapshots do, transactions do not)."""
-        return self._memos is not None
-
     async def execute(self, sql: str, params: Params = ()) -> int:
-        """Run one statement; return lastrowid (for INSERT)."""
-        return self.conn.execute(sql, params).lastrowid or 0
+        try:
+            return self.conn.execute(sql, params).lastrowid or 0
+        except sqlite3.IntegrityError as exc:
+            raise IntegrityError(str(exc)) from exc
 
     async def execute_rowcount(self, sql: str, params: tuple[object, ...] = ()) -> int:
-        return self.conn.execute(sql, params).rowcount
+        try:
+            return self.conn.execute(sql, params).rowcount
+        except sqlite3.IntegrityError as exc:
+            raise IntegrityError(str(exc)) from exc
 
     async def executemany(self, sql: str, rows: list[tuple[object, ...]]) -> None:
-        self.conn.executemany(sql, rows)
+        try:
+            self.conn.executemany(sql, rows)
+        except sqlite3.IntegrityError as exc:
+            raise IntegrityError(str(exc)) from exc
 
-    async def fetchone(self, sql: str, params: tuple[object, ...] = ()) -> sqlite3.Row | None:
-        row: sqlite3.Row | None = self.conn.execute(sql, params).fetchone()
+    async def fetchone(self, sql: str, params: tuple[object, ...] = ()) -> Row | None:
+        try:
+            row: sqlite3.Row | None = self.conn.execute(sql, params).fetchone()
+        except sqlite3.IntegrityError as exc:  # INSERT ... RETURNING
+            raise IntegrityError(str(exc)) from exc
         return row
 
-    async def fetchall(self, sql: str, params: tuple[object, ...] = ()) -> list[sqlite3.Row]:
-        return self.conn.execute(sql, params).fetchall()
+    async def fetchall(self, sql: str, params: tuple[object, ...] = ()) -> list[Row]:
+        try:
+            return self.conn.execute(sql, params).fetchall()
+        except sqlite3.IntegrityError as exc:
+            raise IntegrityError(str(exc)) from exc
 
     async def fetchall_tuples(
         self, sql: str, params: tuple[object, ...] = ()
     ) -> list[tuple[Any, ...]]:
-        """Rows as plain tuples (by position only): cheaper for reads of whole tables."""
         cursor = self.conn.cursor()
         cursor.row_factory = None
         return cursor.execute(sql, params).fetchall()
 
 
-class Tx(Conn):
-    """One write transaction body: statements run on the writer; hooks run after COMMIT."""
+class SqliteTx(SqliteConn, Tx):
+    """One write transaction body on the SQLite writer."""
 
     def __init__(self, conn: sqlite3.Connection) -> None:
         super().__init__(conn)
-        self._after_commit: list[Callable[[], None]] = []
-
-    def after_commit(self, hook: Callable[[], None]) -> None:
-        """Run `hook` after COMMIT, in commit order; dropped on rollback."""
-        self._after_commit.append(hook)
-
-    def run_after_commit(self) -> None:
-        hooks, self._after_commit = self._after_commit, []
-        for hook in hooks:
-            hook()
+        self._after_commit = []
 
 
 class _Batch:
@@ -162,8 +147,10 @@ def connect(path: Path, *, read_only: bool) -> sqlite3.Connection:
     return conn
 
 
-class Database:
+class Database(BaseDatabase):
     """The one SQLite file: `write()` for transactions, `read()` for snapshots."""
+
+    backend = "sqlite"
 
     def __init__(self, path: Path, readers: int = 4) -> None:
         self.path = path
@@ -186,11 +173,13 @@ class Database:
         # When a write first failed for want of disk space (None: the last commit worked).
         self.disk_full_since: float | None = None
 
-    def version(self, table: str) -> int | None:
-        """Grows whenever committed data of a watched `table` may have changed; None when
-        that cannot be known now (read the database instead of a cached value)."""
-        versions = self.versions()
-        return None if versions is None else versions[table]
+    def describe(self) -> str:
+        return str(self.path.resolve())
+
+    def watcher(self, interval_secs: float) -> ChangeWatcher:
+        from teamchat.store.watcher import DataVersionWatcher  # it connects as we do
+
+        return DataVersionWatcher(self.path, interval_secs)
 
     def versions(self) -> dict[str, int] | None:
         """Every watched table's version (a copy), or None when they cannot be known now."""
@@ -291,7 +280,7 @@ class Database:
             self._savepoints += 1
             name = f"body{self._savepoints}"
             writer.execute(f"SAVEPOINT {name}")
-            tx = Tx(writer)
+            tx = SqliteTx(writer)
             try:
                 yield tx
             except BaseException as exc:
@@ -348,6 +337,8 @@ class Database:
                 if writer.in_transaction:
                     writer.execute("ROLLBACK")
                 self._bump(changed)  # the COMMIT may have happened before the failure
+                if isinstance(exc, sqlite3.IntegrityError):  # a deferred foreign key
+                    exc = IntegrityError(str(exc))
                 batch.committed.set_exception(exc)
                 batch.committed.exception()  # retrieved: callers may all have gone
                 return
@@ -390,11 +381,20 @@ class Database:
             memos = self._memos.start()  # before the snapshot: see Memos
             conn.execute("BEGIN")
             try:
-                yield Conn(conn, memos)
+                yield SqliteConn(conn, memos)
             finally:
                 conn.execute("COMMIT")
         finally:
             self._idle_readers.put_nowait(conn)
 
 
-__all__ = ["APPLICATION_ID", "Conn", "Database", "NotOurDatabaseError", "Tx"]
+__all__ = [
+    "APPLICATION_ID",
+    "WATCHED_TABLES",
+    "Conn",
+    "Database",
+    "IntegrityError",
+    "NotOurDatabaseError",
+    "Row",
+    "Tx",
+]

@@ -2,17 +2,15 @@
 
 from __future__ import annotations
 
-import sqlite3
-
 import msgspec
 
 from teamchat.records import DraftRow
-from teamchat.store.db import Conn, Tx
+from teamchat.store.db import Conn, Row, Tx
 
 _COLUMNS = "id, user_id, type, to_ids, topic, content, timestamp"
 
 
-def _row(row: sqlite3.Row) -> DraftRow:
+def _row(row: Row) -> DraftRow:
     return DraftRow(
         id=int(row[0]),
         user_id=int(row[1]),

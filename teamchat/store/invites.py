@@ -2,12 +2,10 @@
 
 from __future__ import annotations
 
-import sqlite3
-
 import msgspec
 
 from teamchat.records import InvitationRow
-from teamchat.store.db import Conn, Tx
+from teamchat.store.db import Conn, Row, Tx
 
 ACTIVE, USED, REVOKED = 0, 1, 2
 
@@ -18,7 +16,7 @@ _COLUMNS = (
 )
 
 
-def _row(row: sqlite3.Row) -> InvitationRow:
+def _row(row: Row) -> InvitationRow:
     data = dict(row)
     data["stream_ids"] = msgspec.json.decode(data.pop("stream_ids_json"))
     data["group_ids"] = msgspec.json.decode(data.pop("group_ids_json"))

@@ -7,7 +7,7 @@ from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, TypeVar
 
 if TYPE_CHECKING:
-    from teamchat.store.db import Conn, Database
+    from teamchat.store.conn import BaseDatabase, Conn
 
 T = TypeVar("T")
 
@@ -16,7 +16,7 @@ class Memos:
     """Values read from watched tables, each kept with the table's version at the start of
     the snapshot that read it: a commit after that start makes it stale, never wrong."""
 
-    def __init__(self, db: Database) -> None:
+    def __init__(self, db: BaseDatabase) -> None:
         self._db = db
         self._values: dict[str, tuple[tuple[int, ...], object]] = {}
         self._started: dict[str, int] | None = None

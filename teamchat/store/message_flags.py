@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-import sqlite3
 from collections.abc import Iterable, Sequence
 
 from teamchat.lib.flags import READ
 from teamchat.store import idle_users
-from teamchat.store.db import Conn, Tx
+from teamchat.store.db import Conn, Row, Tx
 from teamchat.store.messages import ids_sql
 
 
@@ -104,7 +103,7 @@ async def delete_user_messages(tx: Tx, user_ids: Iterable[int], message_ids: Seq
     )
 
 
-async def unread_rows(conn: Conn, user_id: int, limit: int) -> list[sqlite3.Row]:
+async def unread_rows(conn: Conn, user_id: int, limit: int) -> list[Row]:
     """The user's unread messages (newest first, up to `limit`) outside channels they left."""
     return await conn.fetchall(
         "SELECT um.message_id, um.flags, m.sender_id, m.recipient_id, m.stream_id, m.topic"

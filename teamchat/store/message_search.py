@@ -52,7 +52,7 @@ def _term_sql(term: Term, user_id: int, history: bool) -> tuple[str, list[object
         "has_attachment": ("m.has_attachment = 1", []),
         "has_reaction": ("EXISTS (SELECT 1 FROM reaction r WHERE r.message_id = m.id)", []),
         "resolved": ("m.topic LIKE ? ESCAPE '\\'", [RESOLVED_TOPIC_PREFIX + "%"]),
-        "nothing": ("0", []),
+        "nothing": ("FALSE", []),
     }
     if kind in simple:
         sql, params = simple[kind]
@@ -120,7 +120,7 @@ def _base(query: Query) -> tuple[str, list[object], str]:
         sql, term_params = _term_sql(term, query.user_id, query.include_history)
         clauses.append(sql)
         params += term_params
-    where = " AND ".join(clauses) or "1"
+    where = " AND ".join(clauses) or "TRUE"
     um_join = (
         "LEFT JOIN user_message um ON um.message_id = m.id AND um.user_id = ?"
         if query.include_history

@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-import sqlite3
 from collections.abc import Iterable, Sequence
 
 from teamchat.records import MessageRow
 from teamchat.store import idle_users
-from teamchat.store.db import Conn, Tx
+from teamchat.store.db import Conn, Row, Tx
 
 COLUMNS = (
     "id, sender_id, recipient_id, stream_id, topic, content, rendered_content, client,"
@@ -16,7 +15,7 @@ COLUMNS = (
 )
 
 
-def row_to_message(row: sqlite3.Row) -> MessageRow:
+def row_to_message(row: Row) -> MessageRow:
     """A MessageRow from a row selected with COLUMNS (by position: one per message fetched)."""
     return MessageRow(
         id=row[0],
@@ -295,17 +294,22 @@ async def first_message_id(conn: Conn, recipient_id: int) -> int | None:
 async def topic_history(
     conn: Conn, recipient_id: int, *, visible_to: int | None = None
 ) -> list[tuple[str, int]]:
-    """(topic as last written, newest message id) per topic, newest first."""
+    """(topic as last written, newest message id) per topic, newest first.
+
+    The spelling is read from the newest message's row (not the group's: PostgreSQL names
+    no row for a bare column of a group, SQLite's max() does)."""
     if visible_to is None:
         rows = await conn.fetchall(
-            "SELECT topic, max(id) FROM message WHERE recipient_id = ? GROUP BY topic",
+            "SELECT n.topic, n.id FROM message n WHERE n.id IN"
+            " (SELECT max(id) FROM message WHERE recipient_id = ? GROUP BY topic)",
             (recipient_id,),
         )
     else:
         rows = await conn.fetchall(
-            "SELECT m.topic, max(m.id) FROM message m JOIN user_message um"
+            "SELECT n.topic, n.id FROM message n WHERE n.id IN"
+            " (SELECT max(m.id) FROM message m JOIN user_message um"
             " ON um.message_id = m.id AND um.user_id = ? WHERE m.recipient_id = ?"
-            " GROUP BY m.topic",
+            " GROUP BY m.topic)",
             (visible_to, recipient_id),
         )
     return sorted(((str(r[0]), int(r[1])) for r in rows), key=lambda r: -r[1])

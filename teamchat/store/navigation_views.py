@@ -2,15 +2,13 @@
 
 from __future__ import annotations
 
-import sqlite3
-
 from teamchat.records import NavigationViewRow
-from teamchat.store.db import Conn, Tx
+from teamchat.store.db import Conn, Row, Tx
 
 _COLUMNS = "user_id, fragment, is_pinned, name"
 
 
-def _row(row: sqlite3.Row) -> NavigationViewRow:
+def _row(row: Row) -> NavigationViewRow:
     return NavigationViewRow(
         user_id=int(row[0]),
         fragment=str(row[1]),

@@ -43,7 +43,7 @@ async def bump_failures_generation(tx: Tx, user_id: int) -> int:
     """Record that `user_id`'s failed attempts are forgiven; return the new generation."""
     await tx.execute(
         "INSERT INTO password_failures_cleared (user_id, generation) VALUES (?, 1) "
-        "ON CONFLICT (user_id) DO UPDATE SET generation = generation + 1",
+        "ON CONFLICT (user_id) DO UPDATE SET generation = password_failures_cleared.generation + 1",
         (user_id,),
     )
     return await get_failures_generation(tx, user_id)

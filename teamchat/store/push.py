@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-import sqlite3
 from collections.abc import Iterable, Sequence
 
 from teamchat.records import ClientDeviceRow, LegacyPushTokenRow
-from teamchat.store.db import Conn, Tx
+from teamchat.store.db import Conn, Row, Tx
 from teamchat.store.messages import ids_sql
 
 _DEVICE_COLUMNS = (
@@ -15,7 +14,7 @@ _DEVICE_COLUMNS = (
 )
 
 
-def _device(row: sqlite3.Row) -> ClientDeviceRow:
+def _device(row: Row) -> ClientDeviceRow:
     return ClientDeviceRow(**dict(row))
 
 

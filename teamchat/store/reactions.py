@@ -2,16 +2,15 @@
 
 from __future__ import annotations
 
-import sqlite3
 from collections.abc import Iterable
 
 from teamchat.records import ReactionRow
-from teamchat.store.db import Conn, Tx
+from teamchat.store.db import Conn, Row, Tx
 
 _COLUMNS = "message_id, user_id, emoji_name, emoji_code, reaction_type"
 
 
-def _row(row: sqlite3.Row) -> ReactionRow:
+def _row(row: Row) -> ReactionRow:
     return ReactionRow(**dict(row))
 
 

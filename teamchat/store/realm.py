@@ -2,10 +2,8 @@
 
 from __future__ import annotations
 
-import sqlite3
-
 from teamchat.records import RealmRow
-from teamchat.store.db import Conn, Tx
+from teamchat.store.db import Conn, Row, Tx
 
 _COLUMNS = (
     "id, string_id, name, description, rendered_description, host, date_created, settings_json,"
@@ -13,7 +11,7 @@ _COLUMNS = (
 )
 
 
-def _row(row: sqlite3.Row) -> RealmRow:
+def _row(row: Row) -> RealmRow:
     data = dict(row)
     data["deactivated"] = bool(data["deactivated"])
     return RealmRow(**data)

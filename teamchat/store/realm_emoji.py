@@ -2,10 +2,8 @@
 
 from __future__ import annotations
 
-import sqlite3
-
 from teamchat.records import RealmEmojiRow
-from teamchat.store.db import Conn, Tx
+from teamchat.store.db import Conn, Row, Tx
 
 _SELECT = (
     "SELECT e.id, e.name, e.file_name, e.content_type, e.author_id, e.date_created,"
@@ -14,7 +12,7 @@ _SELECT = (
 )
 
 
-def _row(row: sqlite3.Row) -> RealmEmojiRow:
+def _row(row: Row) -> RealmEmojiRow:
     data = dict(row)
     data["deactivated"] = bool(data["deactivated"])
     data["has_still"] = bool(data["has_still"])

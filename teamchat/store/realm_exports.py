@@ -2,10 +2,8 @@
 
 from __future__ import annotations
 
-import sqlite3
-
 from teamchat.records import EmailVisibility, RealmExportRow, Role
-from teamchat.store.db import Conn, Tx
+from teamchat.store.db import Conn, Row, Tx
 
 _COLUMNS = (
     "id, acting_user_id, export_type, status, date_requested, date_succeeded, date_failed, "
@@ -15,7 +13,7 @@ _COLUMNS = (
 REQUESTED, STARTED, SUCCEEDED, FAILED, DELETED = 1, 2, 3, 4, 5
 
 
-def _row(row: sqlite3.Row) -> RealmExportRow:
+def _row(row: Row) -> RealmExportRow:
     return RealmExportRow(**dict(zip(_COLUMNS.split(", "), row, strict=True)))
 
 
@@ -139,9 +137,9 @@ async def owners_for_exports(conn: Conn) -> tuple[int, int]:
     """(owners consenting to private data exports, owners whose email administrators see)
     among active human owners."""
     row = await conn.fetchone(
-        "SELECT coalesce(sum(coalesce(json_extract(settings_json,"
-        " '$.allow_private_data_export'), 0) != 0), 0),"
-        " coalesce(sum(email_address_visibility != ?), 0)"
+        "SELECT coalesce(sum(CASE WHEN coalesce(json_extract(settings_json,"
+        " '$.allow_private_data_export'), 0) != 0 THEN 1 ELSE 0 END), 0),"
+        " coalesce(sum(CASE WHEN email_address_visibility != ? THEN 1 ELSE 0 END), 0)"
         " FROM users WHERE role = ? AND is_active = 1 AND is_bot = 0",
         (int(EmailVisibility.NOBODY), int(Role.OWNER)),
     )

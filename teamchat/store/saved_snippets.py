@@ -2,15 +2,13 @@
 
 from __future__ import annotations
 
-import sqlite3
-
 from teamchat.records import SavedSnippetRow
-from teamchat.store.db import Conn, Tx
+from teamchat.store.db import Conn, Row, Tx
 
 _COLUMNS = "id, user_id, title, content, date_created"
 
 
-def _row(row: sqlite3.Row) -> SavedSnippetRow:
+def _row(row: Row) -> SavedSnippetRow:
     return SavedSnippetRow(
         id=int(row[0]),
         user_id=int(row[1]),

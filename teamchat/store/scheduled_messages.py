@@ -2,12 +2,10 @@
 
 from __future__ import annotations
 
-import sqlite3
-
 import msgspec
 
 from teamchat.records import ScheduledMessageRow
-from teamchat.store.db import Conn, Tx
+from teamchat.store.db import Conn, Row, Tx
 
 _COLUMNS = (
     "id, sender_id, delivery_type, recipient_type, stream_id, to_user_ids, topic, content,"
@@ -17,7 +15,7 @@ _COLUMNS = (
 _INSERTED = _COLUMNS.removeprefix("id, ")
 
 
-def _row(row: sqlite3.Row) -> ScheduledMessageRow:
+def _row(row: Row) -> ScheduledMessageRow:
     return ScheduledMessageRow(
         id=int(row[0]),
         sender_id=int(row[1]),

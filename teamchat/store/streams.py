@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-import sqlite3
 from collections.abc import Iterable
 
 from teamchat.lib import system_groups as sg
 from teamchat.records import StreamRow, UserRow
-from teamchat.store.db import Conn, Tx
+from teamchat.store.db import Conn, Row, Tx
 
 _COLUMNS = (
     "id, name, description, rendered_description, invite_only, is_web_public, "
@@ -34,7 +33,7 @@ UPDATABLE = frozenset(
 )
 
 
-def _row(row: sqlite3.Row) -> StreamRow:
+def _row(row: Row) -> StreamRow:
     data = dict(row)
     for name in _BOOLS:
         data[name] = bool(data[name])
@@ -160,7 +159,8 @@ async def add_traffic(tx: Tx, stream_id: int, day: int, messages: int = 1) -> in
     count now (`messages`: the day had none before)."""
     row = await tx.fetchone(
         "INSERT INTO stream_traffic (stream_id, day, messages) VALUES (?, ?, ?)"
-        " ON CONFLICT (stream_id, day) DO UPDATE SET messages = messages + excluded.messages"
+        " ON CONFLICT (stream_id, day)"
+        " DO UPDATE SET messages = stream_traffic.messages + excluded.messages"
         " RETURNING messages",
         (stream_id, day, messages),
     )

@@ -2,17 +2,16 @@
 
 from __future__ import annotations
 
-import sqlite3
 from collections.abc import Sequence
 
 from teamchat.records import SubmessageRow
-from teamchat.store.db import Conn, Tx
+from teamchat.store.db import Conn, Row, Tx
 from teamchat.store.messages import ids_sql
 
 _COLUMNS = "id, message_id, sender_id, msg_type, content"
 
 
-def _row(row: sqlite3.Row) -> SubmessageRow:
+def _row(row: Row) -> SubmessageRow:
     return SubmessageRow(
         id=int(row[0]),
         message_id=int(row[1]),

@@ -3,13 +3,12 @@
 from __future__ import annotations
 
 import bisect
-import sqlite3
 from collections.abc import Iterable
 
 from teamchat.records import SubscriptionRow
 from teamchat.store import idle_users
 from teamchat.store import users as users_store
-from teamchat.store.db import Conn, Tx
+from teamchat.store.db import Conn, Row, Tx
 
 _COLUMNS = (
     "stream_id, user_id, active, color, is_muted, pin_to_top, desktop_notifications,"
@@ -25,7 +24,7 @@ _NULLABLE_BOOLS = (
 PROPERTIES = frozenset({"color", "is_muted", "pin_to_top", *_NULLABLE_BOOLS})
 
 
-def _row(row: sqlite3.Row) -> SubscriptionRow:
+def _row(row: Row) -> SubscriptionRow:
     data = dict(row)
     for name in ("active", "is_muted", "pin_to_top"):
         data[name] = bool(data[name])

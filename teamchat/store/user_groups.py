@@ -2,18 +2,16 @@
 
 from __future__ import annotations
 
-import sqlite3
-
 from teamchat.records import UserGroupRow
 from teamchat.store import users as users_store
-from teamchat.store.db import Conn, Tx
+from teamchat.store.db import Conn, Row, Tx
 
 _COLUMNS = (
     "id, name, description, is_system_group, deactivated, date_created, creator_id, settings_json"
 )
 
 
-def _row(row: sqlite3.Row) -> UserGroupRow:
+def _row(row: Row) -> UserGroupRow:
     data = dict(row)
     data["is_system_group"] = bool(data["is_system_group"])
     data["deactivated"] = bool(data["deactivated"])

@@ -2,16 +2,15 @@
 
 from __future__ import annotations
 
-import sqlite3
 from collections.abc import Iterable
 
 from teamchat.records import UserTopicRow
-from teamchat.store.db import Conn, Tx
+from teamchat.store.db import Conn, Row, Tx
 
 _COLUMNS = "user_id, stream_id, topic_name, visibility_policy, last_updated"
 
 
-def _row(row: sqlite3.Row) -> UserTopicRow:
+def _row(row: Row) -> UserTopicRow:
     return UserTopicRow(**dict(row))
 
 

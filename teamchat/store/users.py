@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-import sqlite3
 from typing import Any
 
 from teamchat.records import EmailVisibility, Role, UserRow
 from teamchat.store import idle_users
-from teamchat.store.db import Conn, Tx
+from teamchat.store.db import Conn, Row, Tx
 
 _COLUMNS = (
     "id, delivery_email, full_name, api_key, password_hash, role, is_active, is_bot, bot_type, "
@@ -23,7 +22,7 @@ _ROLES = {int(role): role for role in Role}
 _VISIBILITIES = {int(v): v for v in EmailVisibility}
 
 
-def _row(row: sqlite3.Row | tuple[Any, ...]) -> UserRow:
+def _row(row: Row | tuple[Any, ...]) -> UserRow:
     """A UserRow from a row selected with _COLUMNS (by position)."""
     return UserRow(
         id=row[0],

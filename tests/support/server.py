@@ -35,13 +35,14 @@ def free_port() -> int:
 
 
 def cli(
-    db: Path,
+    db: Path | str,
     *args: str,
     env: dict[str, str] | None = None,
     check: bool = True,
     input_text: str | None = None,
 ) -> subprocess.CompletedProcess[str]:
-    """Run `teamchat --db DB ARGS...` and return the finished process."""
+    """Run `teamchat --db DB ARGS...` (DB: a file or a postgresql:// URL) and return the
+    finished process."""
     result = subprocess.run(
         [sys.executable, "-m", "teamchat", "--db", str(db), *args],
         capture_output=True,
@@ -65,11 +66,13 @@ class ServerProcess:
         env: dict[str, str] | None = None,
         command: list[str] | None = None,
         program: list[str] | None = None,
+        database_url: str | None = None,
     ) -> None:
         self.directory = directory
         # What runs as `teamchat`: this interpreter's package, or an installed console script.
         self.program = program or [sys.executable, "-m", "teamchat"]
-        self.db = directory / "teamchat.db"
+        # What `--db` names: the file, or a postgresql:// URL (see tests/support/postgres.py).
+        self.db: Path | str = database_url or directory / "teamchat.db"
         # The arguments after `teamchat` (`--port` is added): by default, serve self.db.
         self.command = command or ["--db", str(self.db), "serve"]
         self.env = {**os.environ, **TEST_ENV, **(env or {})}

@@ -6,7 +6,6 @@ active channels cannot be archived.
 
 from __future__ import annotations
 
-import sqlite3
 import unicodedata
 
 import msgspec
@@ -32,6 +31,7 @@ from teamchat.render.markdown import render_plain_markdown
 from teamchat.runtime import Runtime
 from teamchat.store import channel_folders as folder_store
 from teamchat.store import streams as stream_store
+from teamchat.store.conn import IntegrityError
 from teamchat.store.db import Conn
 
 
@@ -86,7 +86,7 @@ async def check_create_channel_folder(
                 date_created=rt.now(),
                 creator_id=user.id,
             )
-        except sqlite3.IntegrityError:
+        except IntegrityError:
             raise ZulipError("Channel folder name already in use") from None
         folder = await folder_store.get_channel_folder(tx, folder_id)
         assert folder is not None

@@ -8,8 +8,6 @@ message.
 
 from __future__ import annotations
 
-import sqlite3
-
 import msgspec
 
 from teamchat.actions.messages.message_common import access_message
@@ -31,6 +29,7 @@ from teamchat.store import reactions as reaction_store
 from teamchat.store import realm as realm_store
 from teamchat.store import streams as stream_store
 from teamchat.store import subscriptions as sub_store
+from teamchat.store.conn import IntegrityError
 from teamchat.store.db import Conn, Tx
 
 
@@ -92,7 +91,7 @@ async def do_add_reaction(
                 await flag_store.add_user_messages(tx, [user.id], [message.id], fl.HISTORICAL_FLAGS)
             await reaction_store.insert(tx, reaction)
             await _publish(rt, tx, user, message, reaction, add=True)
-    except sqlite3.IntegrityError:
+    except IntegrityError:
         raise ReactionAlreadyExistsError() from None
 
 

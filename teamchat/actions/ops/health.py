@@ -5,7 +5,6 @@ No credentials; nothing about the organization is revealed."""
 from __future__ import annotations
 
 import asyncio
-import sqlite3
 import time
 
 from teamchat.errors import ServerNotReadyError
@@ -13,8 +12,11 @@ from teamchat.lib.api_types import JsonDict
 from teamchat.lib.disk_full import is_disk_full
 from teamchat.runtime import Runtime
 from teamchat.store import health as health_store
+from teamchat.store.conn import DATABASE_ERRORS
 
 CHECK_TIMEOUT_SECS = 5.0
+_UNREACHABLE: tuple[type[Exception], ...] = (*DATABASE_ERRORS, TimeoutError)
+_UNWRITABLE: tuple[type[Exception], ...] = (*DATABASE_ERRORS, OSError, TimeoutError)
 
 
 async def check_health(rt: Runtime) -> JsonDict:
@@ -23,7 +25,7 @@ async def check_health(rt: Runtime) -> JsonDict:
         async with asyncio.timeout(CHECK_TIMEOUT_SECS):
             async with rt.db.read() as conn:
                 version = await health_store.schema_version(conn)
-    except (sqlite3.Error, TimeoutError):
+    except _UNREACHABLE:
         raise ServerNotReadyError("Database is not reachable") from None
     if version != health_store.SCHEMA_VERSION:
         raise ServerNotReadyError(
@@ -39,7 +41,7 @@ async def _check_writable(rt: Runtime) -> None:
     try:
         async with asyncio.timeout(CHECK_TIMEOUT_SECS):
             await rt.db.probe_space()
-    except (sqlite3.Error, OSError, TimeoutError) as exc:
+    except _UNWRITABLE as exc:
         if not is_disk_full(exc) and not isinstance(exc, TimeoutError):
             raise ServerNotReadyError("Database is not writable") from None
         since = time.strftime("%Y-%m-%d %H:%M:%S UTC", time.gmtime(rt.db.disk_full_since))

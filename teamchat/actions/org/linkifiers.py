@@ -7,7 +7,6 @@ saves is exactly what messages and topics will use.
 from __future__ import annotations
 
 import re
-import sqlite3
 
 import msgspec
 
@@ -38,6 +37,7 @@ from teamchat.render.linkifiers import (
 from teamchat.runtime import Runtime
 from teamchat.store import linkifiers as linkifier_store
 from teamchat.store import realm as realm_store
+from teamchat.store.conn import IntegrityError
 from teamchat.store.db import Conn, Tx
 
 MAX_PYGMENTS_LANGUAGE_CHARS = 40
@@ -107,7 +107,7 @@ async def check_add_linkifier(rt: Runtime, user: UserRow, pattern: str, url_temp
             linkifier_id = await linkifier_store.insert_linkifier(
                 tx, pattern=pattern, url_template=url_template
             )
-        except sqlite3.IntegrityError:
+        except IntegrityError:
             message = "Linkifier with this Realm and Pattern already exists."
             raise ValidationFailureError(message, {"__all__": [message]}) from None
         await _publish_linkifiers(rt, tx)
@@ -127,7 +127,7 @@ async def check_update_linkifier(
             await linkifier_store.update_linkifier(
                 tx, linkifier_id, pattern=pattern, url_template=url_template
             )
-        except sqlite3.IntegrityError:
+        except IntegrityError:
             message = "Linkifier with this Realm and Pattern already exists."
             raise ValidationFailureError(message, {"__all__": [message]}) from None
         await _publish_linkifiers(rt, tx)
@@ -194,7 +194,7 @@ async def check_add_playground(
             playground_id = await linkifier_store.insert_playground(
                 tx, name=name, pygments_language=pygments_language, url_template=url_template
             )
-        except sqlite3.IntegrityError:
+        except IntegrityError:
             raise ZulipError(
                 "Realm playground with this Realm, Pygments language and Name already exists."
             ) from None

@@ -11,7 +11,6 @@ from __future__ import annotations
 import mimetypes
 import re
 import secrets
-import sqlite3
 
 from teamchat import store
 from teamchat.actions import upload_bytes
@@ -29,6 +28,7 @@ from teamchat.lib import images
 from teamchat.records import RealmEmojiRow, UserRow
 from teamchat.render.context import RealmEmoji
 from teamchat.runtime import Runtime
+from teamchat.store.conn import IntegrityError
 from teamchat.store.db import Conn
 
 # Zulip's MAX_EMOJI_FILE_SIZE_MIB.
@@ -141,7 +141,7 @@ async def do_add_realm_emoji(
             )
             audience = await store.users.list_active_user_ids(tx)
             tx.after_commit(lambda: rt.broker.publish(event, audience))
-    except sqlite3.IntegrityError:  # realm_emoji_active_name: another upload won the race
+    except IntegrityError:  # realm_emoji_active_name: another upload won the race
         raise ZulipError("A custom emoji with this name already exists.") from None
     return row
 

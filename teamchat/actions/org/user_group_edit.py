@@ -6,7 +6,6 @@ several parts either applies fully or not at all. Events go to every active user
 
 from __future__ import annotations
 
-import sqlite3
 from collections.abc import Mapping, Sequence
 
 import msgspec
@@ -35,6 +34,7 @@ from teamchat.lib.text import check_text
 from teamchat.records import UserGroupRow, UserRow
 from teamchat.runtime import Runtime
 from teamchat.store import user_groups as group_store
+from teamchat.store.conn import IntegrityError
 from teamchat.store.db import Conn, Tx
 
 MAX_GROUP_NAME_CHARS = 100
@@ -178,7 +178,7 @@ async def do_create_user_group(
                 creator_id=user.id,
                 settings_json=msgspec.json.encode(values).decode(),
             )
-        except sqlite3.IntegrityError:
+        except IntegrityError:
             raise ZulipError(f"User group '{name}' already exists.") from None
         await group_store.insert_members(tx, group_id, member_ids)
         snap = await load_groups(tx, now)

@@ -5,7 +5,6 @@ Every change sends `custom_profile_fields` (the full list) to every active user.
 
 from __future__ import annotations
 
-import sqlite3
 from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
 
@@ -22,6 +21,7 @@ from teamchat.lib.text import check_text
 from teamchat.records import CustomProfileFieldRow, UserRow
 from teamchat.runtime import Runtime
 from teamchat.store import custom_profile_fields as fields_store
+from teamchat.store.conn import IntegrityError
 from teamchat.store.db import Conn, Tx
 
 
@@ -166,7 +166,7 @@ async def do_create_field(rt: Runtime, field: CustomProfileFieldRow) -> int:
                 use_for_user_matching=field.use_for_user_matching,
             )
             await publish_fields(rt, tx)
-    except sqlite3.IntegrityError:
+    except IntegrityError:
         raise ZulipError("A field with that label already exists.") from None
     return field_id
 
@@ -240,7 +240,7 @@ async def do_update_field(
                     await fields_store.delete_value(tx, row.user_id, field.id)
                     await publish_profile_value(rt, tx, row.user_id, field.id, None, None)
             await publish_fields(rt, tx)
-    except sqlite3.IntegrityError:
+    except IntegrityError:
         raise ZulipError("A field with that label already exists.") from None
 
 

@@ -6,7 +6,6 @@ change, with the `realm_user` events for the new delivery email (and API email, 
 from __future__ import annotations
 
 import secrets
-import sqlite3
 
 from teamchat import store
 from teamchat.actions.org.mail import mail_configured, send_email
@@ -16,6 +15,7 @@ from teamchat.lib import realm_settings
 from teamchat.records import UserRow
 from teamchat.runtime import Runtime
 from teamchat.store import email_changes as change_store
+from teamchat.store.conn import IntegrityError
 
 # zulip-compat: Zulip's confirmation link for an email change is valid for a day.
 LINK_VALIDITY_SECS = 86400
@@ -68,7 +68,7 @@ async def do_confirm_email_change(rt: Runtime, key: str) -> tuple[str, str]:
         await check_email_available(tx, email)
         try:
             await store.users.update_delivery_email(tx, user.id, email)
-        except sqlite3.IntegrityError:
+        except IntegrityError:
             raise ZulipError(f"Email '{email}' already in use") from None
         await change_store.delete(tx, key)
         fresh = await store.users.get_user_by_id(tx, user.id)

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import sqlite3
-
 from teamchat.actions.notifications import mobile_push
 from teamchat.actions.people.user_access import access_user_by_id
 from teamchat.actions.state import StateContext, state_fetcher
@@ -15,6 +13,7 @@ from teamchat.records import UserRow
 from teamchat.runtime import Runtime
 from teamchat.store import message_flags as flag_store
 from teamchat.store import muted_users as muted_store
+from teamchat.store.conn import IntegrityError
 from teamchat.store.db import Conn, Tx
 
 
@@ -54,7 +53,7 @@ async def do_mute_user(rt: Runtime, user: UserRow, muted_user_id: int) -> None:
                 flags.operation = "add"
                 tx.after_commit(lambda: rt.broker.publish(flags, [user.id]))
             await _publish(rt, tx, user)
-    except sqlite3.IntegrityError:
+    except IntegrityError:
         raise ZulipError("User already muted") from None
 
 

@@ -7,7 +7,6 @@ access the changed user; bot changes also send `realm_bot`/update to the bot's a
 from __future__ import annotations
 
 import re
-import sqlite3
 import unicodedata
 from dataclasses import dataclass, field
 
@@ -42,6 +41,7 @@ from teamchat.lib.api_types import JsonDict
 from teamchat.lib.validation import full_name_problem, is_valid_email
 from teamchat.records import RealmRow, Role, UserRow
 from teamchat.runtime import Runtime
+from teamchat.store.conn import IntegrityError
 from teamchat.store.db import Conn, Tx
 
 LAST_OWNER_ROLE_MSG = "The owner permission cannot be removed from the only organization owner."
@@ -159,7 +159,7 @@ async def do_update_user(rt: Runtime, target: UserRow, update: CheckedUpdate) ->
                 await store.users.update_delivery_email(tx, user.id, update.new_email)
                 await publish_email_changes(rt, tx, user, await _fresh(tx, user.id))
             await apply_profile_changes(rt, tx, user, update.profile_changes)
-    except sqlite3.IntegrityError:
+    except IntegrityError:
         raise ZulipError(f"Email '{update.new_email}' already in use") from None
 
 

@@ -6,7 +6,6 @@ Every function here that writes is a `do_*` with one transaction; `check_*` vali
 from __future__ import annotations
 
 import asyncio
-import sqlite3
 from collections.abc import Sequence
 
 import msgspec
@@ -27,6 +26,7 @@ from teamchat.lib.validation import full_name_problem, is_valid_email
 from teamchat.records import BotDefaultsRow, BotType, EmailVisibility, RealmRow, Role, UserRow
 from teamchat.runtime import Runtime
 from teamchat.store import user_settings as settings_store
+from teamchat.store.conn import IntegrityError
 from teamchat.store.db import Tx
 
 # The API email of a user with a hidden address: user{id}@{realm host}.
@@ -190,7 +190,7 @@ async def insert_user(
             email_address_visibility=visibility,
             settings_json=user_settings.dump(defaults),
         )
-    except sqlite3.IntegrityError:
+    except IntegrityError:
         raise ZulipError(f"Email '{email}' already in use") from None
     user = await store.users.get_user_by_id(tx, user_id)
     assert user is not None

@@ -8,7 +8,6 @@ password (Zulip exports carry none); `teamchat admin set-password` gives them on
 from __future__ import annotations
 
 import asyncio
-import sqlite3
 from pathlib import Path
 
 from teamchat.actions.ops.zulip_import import plan
@@ -38,6 +37,7 @@ from teamchat.lib.zulip_export_reader import ExportFormatError, TableData
 from teamchat.render.markdown import render_plain_markdown
 from teamchat.runtime import Runtime
 from teamchat.store import zulip_import as bulk
+from teamchat.store.conn import IntegrityError
 from teamchat.store.db import Tx
 
 # Zulip's cross-realm bots -> ours (the email gateway's messages go to the Notification Bot).
@@ -62,7 +62,7 @@ async def import_realm(rt: Runtime, path: Path, progress: Progress) -> ImportSum
         return await _import(rt, export, progress)
     except ExportFormatError as exc:
         raise ZulipError(str(exc)) from None
-    except sqlite3.IntegrityError as exc:  # a row pointing nowhere, a duplicate email...
+    except IntegrityError as exc:  # a row pointing nowhere, a duplicate email...
         raise ZulipError(f"The export is inconsistent ({exc}); nothing was imported.") from None
     except (KeyError, TypeError, ValueError, AttributeError, IndexError, OverflowError) as exc:
         # A row without a field the format requires, or of the wrong shape or size.

@@ -1,0 +1,1 @@
+"""The PostgreSQL store: the same contract as the SQLite one (`teamchat.store.conn`)."""

@@ -1,0 +1,421 @@
+"""PgDatabase: the SQLite store's contract (`teamchat.store.conn`) on PostgreSQL, via asyncpg.
+
+The same shape as `store/db.py`: one writer connection per process with group commit (the
+bodies of the write transactions waiting for it run one after another in one transaction,
+each in its own SAVEPOINT, then one COMMIT; callers resume and `after_commit` hooks run in
+commit order only after it), a small pool of read connections each read in one REPEATABLE
+READ snapshot, and `writes_paused()` holding the writer.
+
+Cache versions: statement-level triggers on the WATCHED tables (`pg/compat.sql`) record each
+table a transaction changed in a transaction-local setting, which the writer reads just
+before COMMIT (our own commits bump those tables' versions once COMMIT returns), and
+`pg_notify` the table at COMMIT: a dedicated connection LISTENs and bumps the versions of
+tables other processes changed as soon as the notification arrives (the delay a cached value
+can outlive another process's change by: the notification's trip, typically well under a
+millisecond on one machine, plus however long this process's event loop is busy). While
+that connection is down, `versions()` is None and caches read the database.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import re
+from collections.abc import AsyncIterator, Awaitable, Callable
+from contextlib import asynccontextmanager, suppress
+from typing import Any, TypeVar
+
+import asyncpg  # type: ignore[import-untyped]
+
+from teamchat.lib.db_url import redact
+from teamchat.store.conn import (
+    WATCHED_TABLES,
+    BaseDatabase,
+    Conn,
+    DatabaseError,
+    IntegrityError,
+    Params,
+    Row,
+    Tx,
+)
+from teamchat.store.memos import Memos
+from teamchat.store.pg import schema
+from teamchat.store.pg.dialect import PgDialect, rowcount
+
+log = logging.getLogger(__name__)
+T = TypeVar("T")
+_OUT_OF_RANGE = re.compile(r"out of int\d+ range")
+STATEMENT_CACHE_SIZE = 1024  # prepared statements per connection (asyncpg's LRU)
+RECONNECT_SECS = 1.0
+
+
+def _translate_error(exc: BaseException, sql: str = "") -> BaseException:
+    """The store's exception for a driver's (naming the statement: no values, only SQL)."""
+    where = f" (in: {sql})" if sql else ""
+    if isinstance(exc, asyncpg.DataError) and _OUT_OF_RANGE.search(str(exc)):
+        return OverflowError(str(exc))  # as SQLite's driver raises for an int beyond 64 bits
+    if isinstance(exc, asyncpg.IntegrityConstraintViolationError):
+        return IntegrityError(f"{exc}{where}")
+    if isinstance(exc, asyncpg.PostgresError | asyncpg.InterfaceError):
+        return DatabaseError(f"{exc}{where}")
+    return exc
+
+
+async def _finish(work: Awaitable[T]) -> T:
+    """Await `work` to its end even if the caller is cancelled meanwhile (then re-raise): a
+    statement cut off half-way would leave the connection busy, and the ROLLBACK that must
+    follow a cancelled body could not run (SQLite's statements cannot be cut off either)."""
+    task = asyncio.ensure_future(work)
+    try:
+        return await asyncio.shield(task)
+    except asyncio.CancelledError:
+        with suppress(Exception):
+            await task
+        raise
+
+
+def _bool_text(value: object) -> str:
+    return "t" if value else "f"
+
+
+def _text_bool(text: str) -> bool:
+    return text == "t"
+
+
+class PgConn(Conn):
+    """An asyncpg connection inside one transaction or snapshot."""
+
+    def __init__(self, conn: Any, dialect: PgDialect, memos: Memos | None = None) -> None:
+        self._conn = conn
+        self._dialect = dialect
+        self._memos = memos
+
+    async def _run(self, sql: str, call: Callable[[], Awaitable[T]]) -> T:
+        """Run one statement (`call`), its errors as the store's."""
+        try:
+            return await _finish(call())
+        except (asyncpg.PostgresError, asyncpg.InterfaceError) as exc:
+            raise _translate_error(exc, sql) from exc
+
+    async def execute(self, sql: str, params: Params = ()) -> int:
+        if isinstance(params, dict):
+            raise TypeError("the PostgreSQL store takes positional (?) parameters only")
+        returning = self._dialect.insert_returning_id(sql)
+        if returning is not None:
+            value = await self._run(sql, lambda: self._conn.fetchval(returning, *params))
+            return int(value) if value is not None else 0
+        await self._run(sql, lambda: self._conn.execute(self._dialect.sql(sql), *params))
+        return 0
+
+    async def execute_rowcount(self, sql: str, params: tuple[object, ...] = ()) -> int:
+        status = await self._run(sql, lambda: self._conn.execute(self._dialect.sql(sql), *params))
+        return rowcount(status)
+
+    async def executemany(self, sql: str, rows: list[tuple[object, ...]]) -> None:
+        if rows:
+            await self._run(sql, lambda: self._conn.executemany(self._dialect.sql(sql), rows))
+
+    async def fetchone(self, sql: str, params: tuple[object, ...] = ()) -> Row | None:
+        row: Row | None = await self._run(
+            sql, lambda: self._conn.fetchrow(self._dialect.sql(sql), *params)
+        )
+        return row
+
+    async def fetchall(self, sql: str, params: tuple[object, ...] = ()) -> list[Row]:
+        rows: list[Row] = await self._run(
+            sql, lambda: self._conn.fetch(self._dialect.sql(sql), *params)
+        )
+        return rows
+
+    async def fetchall_tuples(
+        self, sql: str, params: tuple[object, ...] = ()
+    ) -> list[tuple[Any, ...]]:
+        return [tuple(row) for row in await self.fetchall(sql, params)]
+
+
+class PgTx(PgConn, Tx):
+    """One write transaction body on this process's writer connection.
+
+    A failed statement aborts a PostgreSQL transaction, where SQLite undoes only that
+    statement; bodies may catch an IntegrityError and go on (or return normally). So a
+    refused change leaves the transaction as SQLite would: before the body's first write
+    the body's own SAVEPOINT is that state (nothing of the body's to keep), after it each
+    write statement runs in a SAVEPOINT of its own (two more round trips, for bodies that
+    write more than once)."""
+
+    def __init__(self, conn: Any, dialect: PgDialect, savepoint: str) -> None:
+        super().__init__(conn, dialect)
+        self._after_commit = []
+        self._savepoint = savepoint
+        self._wrote = False
+
+    async def _run(self, sql: str, call: Callable[[], Awaitable[T]]) -> T:
+        if sql.lstrip()[:6].upper() == "SELECT":
+            return await super()._run(sql, call)  # a read cannot break a constraint
+        if not self._wrote:
+            try:
+                result = await super()._run(sql, call)
+            except IntegrityError:
+                await _finish(self._conn.execute(f"ROLLBACK TO {self._savepoint}"))
+                raise
+            self._wrote = True
+            return result
+        await _finish(self._conn.execute("SAVEPOINT statement"))
+        try:
+            result = await super()._run(sql, call)
+        except IntegrityError:
+            await _finish(self._conn.execute("ROLLBACK TO statement"))
+            await _finish(self._conn.execute("RELEASE statement"))
+            raise
+        await _finish(self._conn.execute("RELEASE statement"))
+        return result
+
+
+class _Batch:
+    """The bodies sharing one transaction, and the future their callers wait on."""
+
+    def __init__(self) -> None:
+        self.bodies: list[Tx] = []
+        self.committed: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+
+
+class PgDatabase(BaseDatabase):
+    """One PostgreSQL database: `write()` for transactions, `read()` for snapshots."""
+
+    backend = "postgresql"
+
+    def __init__(self, url: str, readers: int = 4) -> None:
+        self.url = url
+        self._reader_count = max(1, readers)
+        self._writer: Any = None
+        self._write_lock = asyncio.Lock()
+        self._batch: _Batch | None = None
+        self._savepoints = 0
+        self._readers: list[Any] = []
+        self._idle_readers: asyncio.Queue[Any] = asyncio.Queue()
+        self._committers: set[asyncio.Task[None]] = set()
+        self._versions = dict.fromkeys(WATCHED_TABLES, 0)
+        self._memos = Memos(self)
+        self._dialect = PgDialect(frozenset())
+        self._listener: Any = None  # the LISTEN connection; None while it is down
+        self._listen_task: asyncio.Task[None] | None = None
+        self._own_pids: set[int] = set()
+        # Commits by other processes heard of (the change-log watcher polls this).
+        self.others_commits = 0
+
+    def describe(self) -> str:
+        return redact(self.url)
+
+    def versions(self) -> dict[str, int] | None:
+        if self._writer is None or self._listener is None:
+            return None  # another process's change could not be heard of now
+        return dict(self._versions)
+
+    def _bump(self, tables: set[str] | list[str]) -> None:
+        for table in tables:
+            if table in self._versions:
+                self._versions[table] += 1
+
+    async def _connect(self) -> Any:
+        conn = await asyncpg.connect(self.url, statement_cache_size=STATEMENT_CACHE_SIZE)
+        # The store passes 0/1 where SQL tests a truth value (SQLite has no booleans).
+        await conn.set_type_codec(
+            "bool", schema="pg_catalog", format="text", encoder=_bool_text, decoder=_text_bool
+        )
+        return conn
+
+    async def open(self) -> None:
+        """Connect, apply pending migrations, start listening for other processes' commits."""
+        writer = await self._connect()
+        try:
+            await schema.migrate(writer)
+            self._dialect = PgDialect(await schema.id_tables(writer))
+        except BaseException:
+            await writer.close()
+            raise
+        self._writer = writer
+        self._own_pids.add(writer.get_server_pid())
+        for _ in range(self._reader_count):
+            reader = await self._connect()
+            self._readers.append(reader)
+            self._idle_readers.put_nowait(reader)
+        await self._listen()
+        self._listen_task = asyncio.get_running_loop().create_task(self._keep_listening())
+
+    async def _listen(self) -> None:
+        listener = await self._connect()
+        listener.add_termination_listener(self._listener_lost)
+        await listener.add_listener(schema.CHANNEL, self._notified)
+        self._listener = listener
+        self._bump(set(self._versions))  # whatever happened while we were not listening
+
+    def _listener_lost(self, _conn: Any) -> None:
+        self._listener = None
+
+    def _notified(self, _conn: Any, pid: int, _channel: str, table: str) -> None:
+        if pid in self._own_pids:
+            return  # our own commit: bumped by the writer right after COMMIT
+        self.others_commits += 1
+        self._bump([table])
+
+    async def _keep_listening(self) -> None:
+        """Reconnect the LISTEN connection when it drops (versions are None meanwhile)."""
+        while True:
+            await asyncio.sleep(RECONNECT_SECS)
+            if self._listener is None or self._listener.is_closed():
+                self._listener = None
+                try:
+                    await self._listen()
+                except (OSError, asyncpg.PostgresError, asyncpg.InterfaceError):
+                    log.warning("cannot listen for other processes' changes; retrying")
+
+    async def close(self) -> None:
+        while self._committers:
+            await asyncio.gather(*self._committers, return_exceptions=True)
+        if self._listen_task is not None:
+            self._listen_task.cancel()
+            await asyncio.gather(self._listen_task, return_exceptions=True)
+        connections = [*self._readers, self._writer, self._listener]
+        self._readers.clear()
+        self._writer = self._listener = None
+        for conn in connections:
+            if conn is not None and not conn.is_closed():
+                await conn.close()
+
+    @asynccontextmanager
+    async def write(self) -> AsyncIterator[Tx]:
+        writer = self._writer
+        assert writer is not None, "database is not open"
+        async with self._write_lock:
+            if self._batch is None:
+                if writer.is_in_transaction():  # left open by a failure: start clean
+                    await _finish(writer.execute("ROLLBACK"))
+                await _finish(writer.execute("BEGIN"))
+                self._batch = _Batch()
+                committer = asyncio.get_running_loop().create_task(self._commit(self._batch))
+                self._committers.add(committer)
+                committer.add_done_callback(self._committers.discard)
+            batch = self._batch
+            self._savepoints += 1
+            name = f"body{self._savepoints}"
+            await _finish(writer.execute(f"SAVEPOINT {name}"))
+            tx = PgTx(writer, self._dialect, name)
+            try:
+                yield tx
+            except BaseException:
+                if writer.is_in_transaction():
+                    await asyncio.shield(self._rollback_to(writer, name))
+                raise
+            batch.bodies.append(tx)  # before RELEASE: a cancel there must not lose its hooks
+            await _finish(writer.execute(f"RELEASE {name}"))
+        try:
+            await asyncio.shield(batch.committed)
+        except asyncio.CancelledError:
+            await asyncio.wait([batch.committed])
+            raise
+
+    @staticmethod
+    async def _rollback_to(writer: Any, name: str) -> None:
+        await writer.execute(f"ROLLBACK TO {name}")
+        await writer.execute(f"RELEASE {name}")
+
+    async def _commit(self, batch: _Batch) -> None:
+        """Commit a batch once the bodies queued before this task have run."""
+        writer = self._writer
+        assert writer is not None
+        async with self._write_lock:
+            self._batch = None
+            self._savepoints = 0
+            changed: set[str] = set()
+            try:
+                await asyncio.shield(self._commit_now(writer, changed))
+            except BaseException as exc:
+                if not writer.is_closed() and writer.is_in_transaction():
+                    await writer.execute("ROLLBACK")
+                self._bump(changed)  # the COMMIT may have happened before the failure
+                batch.committed.set_exception(_translate_error(exc))
+                batch.committed.exception()  # retrieved: callers may all have gone
+                return
+            self._bump(changed)
+            for tx in batch.bodies:
+                tx.run_after_commit()  # committed: publish even if a request went away
+            batch.committed.set_result(None)
+
+    @staticmethod
+    async def _commit_now(writer: Any, changed: set[str]) -> None:
+        noted = await writer.fetchval("SELECT current_setting('teamchat.changed', true)")
+        changed.update(t for t in (noted or "").split(",") if t)
+        await writer.execute("COMMIT")
+
+    async def probe_space(self) -> None:
+        async with self.write() as tx:
+            await tx.execute("UPDATE teamchat_schema SET version = version")
+        self.disk_full_since = None
+
+    @asynccontextmanager
+    async def writes_paused(self) -> AsyncIterator[None]:
+        async with self._write_lock:
+            yield
+
+    @asynccontextmanager
+    async def read(self) -> AsyncIterator[Conn]:
+        """A read connection in one REPEATABLE READ, READ ONLY snapshot."""
+        conn = await self._idle_readers.get()
+        try:
+            if conn.is_in_transaction():
+                await _finish(conn.execute("ROLLBACK"))
+            memos = self._memos.start()  # before the snapshot: see Memos
+            await _finish(conn.execute("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY"))
+            try:
+                yield PgConn(conn, self._dialect, memos)
+            finally:
+                if not conn.is_closed():
+                    await asyncio.shield(conn.execute("COMMIT"))
+        finally:
+            self._idle_readers.put_nowait(conn)
+
+    def watcher(self, interval_secs: float) -> PgWatcher:
+        return PgWatcher(self, interval_secs)
+
+
+Listener = Callable[[], Awaitable[object]]
+
+
+class PgWatcher:
+    """The change-log watcher's interface (see `store/watcher.py`) on PostgreSQL: listeners
+    run after another process committed to a notifying table (LISTEN, via the database)."""
+
+    def __init__(self, db: PgDatabase, interval_secs: float) -> None:
+        self._db = db
+        self.interval_secs = interval_secs
+        self._listeners: list[Listener] = []
+        self._seen = -1
+
+    def add_listener(self, listener: Listener) -> None:
+        self._listeners.append(listener)
+
+    async def open(self) -> None:
+        self._seen = self._db.others_commits
+
+    async def close(self) -> None:
+        return None
+
+    async def check(self) -> bool:
+        seen = self._db.others_commits
+        if seen == self._seen:
+            return False
+        for listener in self._listeners:
+            await listener()
+        self._seen = seen
+        return True
+
+    async def run(self) -> None:
+        while True:
+            await asyncio.sleep(self.interval_secs)
+            try:
+                await self.check()
+            except Exception:
+                log.exception("change watcher listener failed")
+
+
+__all__ = ["PgDatabase", "PgWatcher"]
