@@ -13,6 +13,7 @@ from pathlib import Path
 import msgspec
 
 from teamchat.lib.db_url import is_database_url
+from teamchat.lib.integers import is_ascii_digits
 from teamchat.lib.queue_ids import check_process
 
 DEFAULT_DB_PATH = "teamchat.db"
@@ -67,7 +68,7 @@ def parse_peers(text: str) -> tuple[tuple[int, str], ...]:
         if not entry:
             continue
         number, sep, url = entry.partition("=")
-        if not sep or not number.strip().isdigit():
+        if not sep or not is_ascii_digits(number.strip()):
             raise ValueError(f"{entry!r} is not N=URL (a process number, =, its URL)")
         process = check_process(int(number))
         if process in peers:

@@ -23,9 +23,12 @@ NETWORK_CALLS = {
     "create_datagram_endpoint", "sock_connect", "urlopen",
 }  # fmt: skip
 # Mail goes to the operator's SMTP relay (never a URL a user chose), from this module only.
-# Mail has its own client; the server binds its listening socket before anything else.
+# Mail has its own client; the server binds its listening socket before anything else. A
+# request about another process's event queue goes to that process, at the address the
+# operator gave in --peers (never one a user chose).
 EXCEPTIONS = {
     "actions/org/mail.py": {"smtplib"},
+    "http/peers.py": {"urllib"},
     "cli/server.py": {"socket", "getaddrinfo"},
     "cli/main.py": {"socket"},
 }

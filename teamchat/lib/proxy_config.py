@@ -14,6 +14,7 @@ import re
 
 import msgspec
 
+from teamchat.lib.integers import is_ascii_digits
 from teamchat.lib.queue_ids import MAX_PROCESS
 
 _HOST = re.compile(r"[0-9A-Za-z.\-]+|\[[0-9A-Fa-f:.]+\]")
@@ -41,7 +42,7 @@ def parse_processes(
     """The processes of "N" (N processes on `host`, ports from `base_port`) or of a list
     "host:port,host:port" (numbered 1, 2... in that order); ValueError if it is neither."""
     text = text.strip()
-    if text.isdigit():
+    if is_ascii_digits(text):
         count = int(text)
         if not 1 <= count <= MAX_PROCESS or base_port + count - 1 > 65535:
             raise ValueError(f"{count} processes from port {base_port} do not fit")
@@ -49,7 +50,7 @@ def parse_processes(
     processes = []
     for number, entry in enumerate((e.strip() for e in text.split(",") if e.strip()), 1):
         where, sep, port = entry.rpartition(":")
-        if not sep or not port.isdigit():
+        if not sep or not is_ascii_digits(port):
             raise ValueError(f"{entry!r} is not host:port")
         processes.append(_process(number, where, int(port)))
     if not processes:

@@ -59,8 +59,8 @@ const zulipInit = require("zulip-js");
   setTimeout(() => z.messages.send({ to: env.Z_CHANNEL, type: "stream", topic: "js",
                                      content: "looped" }), 1500);
   out.looped = await received;
-  console.log(JSON.stringify(out));
-  process.exit(0);
+  // Exit once the output is written: a pipe takes 64 KiB at a time, and exit() drops the rest.
+  process.stdout.write(JSON.stringify(out) + "\n", () => process.exit(0));
 })().catch((err) => { console.error(err); process.exit(1); });
 """
 

@@ -60,6 +60,8 @@ def placeholder(url: str, name: str) -> str:
 
 
 def box(locator: Locator) -> dict[str, float]:
+    # Shown first: a live event may redraw the list between finding a node and measuring it.
+    expect(locator).to_be_visible()
     found = locator.bounding_box()
     assert found is not None
     return found

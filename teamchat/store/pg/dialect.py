@@ -27,6 +27,8 @@ from __future__ import annotations
 
 import re
 
+from teamchat.lib.integers import is_ascii_digits
+
 _STATEMENTS = {
     "PRAGMA user_version": "SELECT version FROM teamchat_schema",
     # Merging FTS5 segments: PostgreSQL's GIN index has none to merge.
@@ -148,4 +150,4 @@ class PgDialect:
 def rowcount(status: str) -> int:
     """Rows changed, from a command status such as 'UPDATE 3' or 'INSERT 0 1'."""
     last = status.rsplit(" ", 1)[-1]
-    return int(last) if last.isdigit() else 0
+    return int(last) if is_ascii_digits(last) else 0
