@@ -6,6 +6,7 @@ read through `ctx.conn` and write keys into `ctx.state`.
 
 from __future__ import annotations
 
+import importlib
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 
@@ -60,11 +61,45 @@ def state_fetcher(*event_types: str) -> Callable[[Fetcher], Fetcher]:
     return register
 
 
+# Every module with fetchers, in the order their keys are filled (a later fetcher may extend
+# or overwrite an earlier one's keys). API areas are imported on their first request
+# (http/areas.py), so the first POST /register imports the rest of these itself, and the
+# order does not depend on which areas were used first. tests/test_state_fetchers.py checks
+# that every module with a @state_fetcher is listed.
+FETCHER_MODULES = (
+    "teamchat.actions.state", "teamchat.actions.org.user_groups",
+    "teamchat.actions.org.linkifiers", "teamchat.actions.org.realm_emoji",
+    "teamchat.actions.messages.user_topics", "teamchat.actions.people.presence",
+    "teamchat.actions.people.user_status", "teamchat.actions.org.realm_state",
+    "teamchat.actions.scheduling.scheduled_messages", "teamchat.actions.scheduling.reminders",
+    "teamchat.actions.channels.channel_state", "teamchat.actions.people.user_admin",
+    "teamchat.actions.messages.unread", "teamchat.actions.messages.message_flags",
+    "teamchat.actions.messages.message_state", "teamchat.actions.channels.default_streams",
+    "teamchat.actions.people.alert_words", "teamchat.actions.people.bots",
+    "teamchat.actions.channels.channel_folders", "teamchat.actions.people.custom_profile_fields",
+    "teamchat.actions.messages.drafts", "teamchat.actions.people.muted_users",
+    "teamchat.actions.people.navigation_views", "teamchat.actions.org.absent_features",
+    "teamchat.actions.messages.saved_snippets", "teamchat.actions.people.user_settings",
+    "teamchat.actions.integrations.incoming_webhooks",
+)  # fmt: skip
+_in_order: list[list[tuple[frozenset[str], Fetcher]]] = []
+
+
+def all_fetchers() -> list[tuple[frozenset[str], Fetcher]]:
+    """Every fetcher, in FETCHER_MODULES order (each module's in registration order)."""
+    if not _in_order or len(_in_order[0]) != len(FETCHERS):
+        for name in FETCHER_MODULES:
+            importlib.import_module(name)
+        rank = {name: n for n, name in enumerate(FETCHER_MODULES)}
+        _in_order[:] = [sorted(FETCHERS, key=lambda item: rank[item[1].__module__])]
+    return _in_order[0]
+
+
 async def fetch_initial_state(ctx: StateContext, fetch_event_types: frozenset[str] | None) -> None:
     """Fill ctx.state with the keys for `fetch_event_types` (None: every type)."""
     version_keys(ctx.state)
     ctx.fetch_event_types = fetch_event_types
-    for types, fetcher in FETCHERS:
+    for types, fetcher in all_fetchers():
         if fetch_event_types is None or types & fetch_event_types:
             await fetcher(ctx)
 
