@@ -270,7 +270,7 @@ def test_scheduled_message_events_do_not_break_the_app(mobile_world: World) -> N
     _, snapshot = _register(w)
     scheduled = w.alice.ok(
         "POST", "/scheduled_messages", type="stream", to=w.channel_id, topic="later",
-        content="from the past", scheduled_delivery_timestamp=int(time.time()) + 1,
+        content="from the past", scheduled_delivery_timestamp=int(time.time()) + 2,
     )["scheduled_message_id"]  # fmt: skip
     deadline, seen = time.monotonic() + 10, []
     while not any(e["type"] == "message" for e in seen):

@@ -137,8 +137,9 @@ def test_an_abandoned_body_is_one_log_line_not_a_500(guarded: ServerProcess) -> 
     time.sleep(0.5)
     new = guarded.log()[len(before) :]
     assert "Traceback" not in new and " 500 " not in new, new
-    assert len(new.strip().splitlines()) == 5, new
-    assert all(" 499 " in line for line in new.strip().splitlines()), new
+    # Only these requests' lines: one logged by an earlier test may land after `before`.
+    lines = [line for line in new.splitlines() if "fetch_api_key" in line]
+    assert len(lines) == 5 and all(" 499 " in line for line in lines), new
 
 
 def test_many_slow_connections_do_not_stop_other_clients(
