@@ -28,23 +28,10 @@ from litestar.types import (
     Send,
 )
 
-from teamchat.actions.integrations import (  # noqa: F401 (their send hooks)
-    embedded_bots,
-    outgoing_webhooks,
-    url_previews,
-)
-from teamchat.actions.messages import (
-    external_images,
-    thumbnail_hook,  # noqa: F401 (its send hook)
-    thumbnails,
-)
-from teamchat.actions.messages.retention import run_retention
-from teamchat.actions.notifications import mobile_push  # noqa: F401 (its send hook)
-from teamchat.actions.notifications.missed_emails import run_missed_emails
+from teamchat.actions.messages import external_images, hook_modules
+from teamchat.actions.ops.background import Background
 from teamchat.actions.ops.change_feed import ChangeFeed
 from teamchat.actions.ops.realm_export.exports import fail_interrupted_exports
-from teamchat.actions.people.idle_users import run_idle_marking
-from teamchat.actions.scheduling.delivery import run_scheduler
 from teamchat.config import Settings
 from teamchat.errors import (
     DiskFullError,
@@ -249,6 +236,7 @@ async def provide_params(request: Request[Any, Any, Any], rt: Runtime) -> Params
 
 def create_app(settings: Settings, rt: Runtime | None = None) -> Litestar:
     """The ASGI application. With `rt`, use that runtime (tests); else open one at start-up."""
+    hook_modules.serve()  # this process's sends reach the send hooks (push, webhooks...)
 
     @asynccontextmanager
     async def lifespan(app: Litestar) -> AsyncIterator[None]:
@@ -263,8 +251,6 @@ def create_app(settings: Settings, rt: Runtime | None = None) -> Litestar:
         watcher.add_listener(feed.publish_new)
         await fail_interrupted_exports(runtime)
         await external_images.ensure_camo_key(runtime)
-        await thumbnails.resume_pending(runtime)
-        runtime.spawn(thumbnails.backfill_images(runtime))
         watch_task = asyncio.create_task(watcher.run())
         tasks = [gc_task, watch_task]
         if settings.backup_every_hours > 0:
@@ -272,19 +258,12 @@ def create_app(settings: Settings, rt: Runtime | None = None) -> Litestar:
             every = settings.backup_every_hours * 3600
             periodic = run_periodic_backups(settings.db_path, folder, every, settings.backup_keep)
             tasks.append(asyncio.create_task(periodic))
-        scheduler = asyncio.create_task(run_scheduler(runtime, settings.scheduler_interval_secs))
-        retention = asyncio.create_task(run_retention(runtime, settings.retention_interval_secs))
-        mails = asyncio.create_task(run_missed_emails(runtime, settings.scheduler_interval_secs))
-        idle = asyncio.create_task(
-            run_idle_marking(runtime, settings.idle_check_interval_secs, settings.idle_after_days)
-        )
+        background = Background(runtime, settings)
+        background.start()
         try:
             yield
         finally:
-            await cancel_task(idle)
-            await cancel_task(mails)
-            await cancel_task(retention)
-            await cancel_task(scheduler)
+            await background.stop()
             runtime.broker.shutdown()
             for task in tasks:
                 await cancel_task(task)

@@ -103,7 +103,7 @@ def test_serve_starts_without_the_denied_modules(tmp_path: Path) -> None:
     finally:
         server.stop()
     # The list is real: the server, its framework and its actions are in it.
-    assert {"teamchat.app", "litestar", "teamchat.actions.messages.message_send"} <= modules
+    assert {"teamchat.app", "litestar", "teamchat.actions.people.auth"} <= modules
     assert denied(modules) == []
 
 

@@ -12,6 +12,7 @@ from collections.abc import Awaitable, Callable
 import msgspec
 
 from teamchat.actions.channels import channel_access as access
+from teamchat.actions.messages import hook_modules
 from teamchat.actions.messages.message_common import links_for_topic
 from teamchat.actions.messages.uploads import link_attachments
 from teamchat.actions.messages.user_topics import (
@@ -99,7 +100,7 @@ class Delivered(msgspec.Struct, kw_only=True):
 
 SendHook = Callable[[Runtime, Tx, Delivered], Awaitable[None]]
 # Modules that react to every delivered message register here (outgoing webhooks), so this
-# module needs no import of theirs.
+# module needs no import of theirs; hook_modules.py names them and loads them when serving.
 SEND_HOOKS: list[SendHook] = []
 
 
@@ -161,7 +162,7 @@ async def do_send_message(
         # Guests who now share a conversation learn who the others are before the message.
         await guest_access.publish_changes(rt, tx, guests)
         message = await _publish_message(rt, tx, realm, sender, row, draft, flags, submessages)
-        for hook in SEND_HOOKS:
+        for hook in hook_modules.load_into(SEND_HOOKS):
             delivered = Delivered(
                 realm=realm, sender=sender, draft=draft, message=message, flags=flags
             )

@@ -13,7 +13,7 @@ from collections.abc import Awaitable, Callable, Sequence
 import msgspec
 
 from teamchat.actions.channels import channel_access as access
-from teamchat.actions.messages import thumbnails
+from teamchat.actions.messages import hook_modules, thumbnails
 from teamchat.actions.messages.message_common import links_for_topic
 from teamchat.actions.messages.user_topics import (
     FOLLOWED,
@@ -72,7 +72,7 @@ class Edited(msgspec.Struct, kw_only=True):
 
 EditHook = Callable[[Runtime, Tx, Edited], Awaitable[None]]
 # Notifications register here (missed-message emails, mobile push), so this module needs no
-# import of theirs.
+# import of theirs; hook_modules.py names them and loads them when serving.
 EDIT_HOOKS: list[EditHook] = []
 
 
@@ -115,7 +115,7 @@ async def do_update_message(
                     stream=plan.target_stream or plan.stream, topic=plan.topic or message.topic,
                     realm_url=plan.realm_url, flags=gained,
                 )  # fmt: skip
-                for hook in EDIT_HOOKS:
+                for hook in hook_modules.load_into(EDIT_HOOKS):
                     await hook(rt, tx, edited)
         if message.stream_id is None:
             await message_store.append_edit_history(

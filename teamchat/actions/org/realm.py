@@ -4,17 +4,25 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 from teamchat import store
-from teamchat.actions.org.onboarding import do_setup_new_realm
 from teamchat.actions.org.system_bots import create_system_bots
 from teamchat.errors import ZulipError
 from teamchat.lib import system_groups
+from teamchat.lib.lazy import lazy_module
 from teamchat.lib.passwords import hash_password, password_problem, random_api_key
 from teamchat.lib.validation import full_name_problem, is_valid_email
 from teamchat.records import RealmRow, Role, UserRow
 from teamchat.runtime import Runtime
 from teamchat.store.db import Tx
+
+if TYPE_CHECKING:
+    from teamchat.actions.org import onboarding
+else:
+    # A new organization's first content goes through the send path (Markdown, rendering):
+    # a server starting on an existing database does not import it for this.
+    onboarding = lazy_module("teamchat.actions.org.onboarding")
 
 DEFAULT_REALM_HOST = "teamchat.local"
 
@@ -51,7 +59,7 @@ async def check_create_realm(
         owner_password_hash=password_hash,
         host=host,
     )
-    await do_setup_new_realm(rt, owner, realm_url=realm_url, progress=progress)
+    await onboarding.do_setup_new_realm(rt, owner, realm_url=realm_url, progress=progress)
     return realm, owner
 
 

@@ -16,7 +16,6 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from teamchat.actions import upload_bytes
-from teamchat.actions.messages.message_send import check_send_message, internal_request
 from teamchat.actions.org.permissions import require_realm_admin
 from teamchat.actions.org.system_bots import NOTIFICATION_BOT, ensure_system_bot
 from teamchat.errors import ResourceNotFoundError, ZulipError
@@ -31,9 +30,13 @@ from teamchat.store import users as user_store
 from teamchat.store.db import Conn
 
 if TYPE_CHECKING:
+    from teamchat.actions.messages import message_send
     from teamchat.actions.ops.realm_export import writer
 else:  # the export writer (tables, files, tarball): imported by the first export
     writer = lazy_module("teamchat.actions.ops.realm_export.writer")
+    # The send path, for the message telling who asked that the export is ready: the
+    # server's start (which fails exports left unfinished) does not import it for this.
+    message_send = lazy_module("teamchat.actions.messages.message_send")
 
 log = logging.getLogger(__name__)
 # zulip-compat: at most 5 exports a week (views/realm_export.py EXPORT_LIMIT).
@@ -219,8 +222,10 @@ async def _tell_requester(rt: Runtime, row: RealmExportRow) -> None:
     if requester is None or not requester.is_active:
         return
     bot = await ensure_system_bot(rt, NOTIFICATION_BOT)
-    request = internal_request("private", [requester.id], None, DONE_MESSAGE, rt.external_url)
-    await check_send_message(rt, bot, request)
+    request = message_send.internal_request(
+        "private", [requester.id], None, DONE_MESSAGE, rt.external_url
+    )
+    await message_send.check_send_message(rt, bot, request)
 
 
 async def do_delete_realm_export(rt: Runtime, user: UserRow, export_id: int) -> None:
