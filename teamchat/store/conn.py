@@ -99,6 +99,13 @@ class Conn:
         """Rows as plain tuples (by position only): cheaper for reads of whole tables."""
         raise NotImplementedError
 
+    async def advance_id_sequences(self, tables: tuple[str, ...]) -> None:
+        """After rows were inserted with explicit ids into `tables`: make the ids the database
+        assigns next continue after the largest. SQLite does so by itself (a rowid is one past
+        the largest; AUTOINCREMENT's counter follows explicit ids); PostgreSQL's identity
+        sequences do not, and are moved here."""
+        return None
+
 
 class Tx(Conn):
     """One write transaction body: statements run on the writer; hooks run after COMMIT."""

@@ -267,6 +267,13 @@ async def defer_foreign_keys(tx: Tx) -> None:
     await tx.execute("PRAGMA defer_foreign_keys = ON")
 
 
+async def continue_ids(tx: Tx) -> None:
+    """New rows get ids after the imported ones (which were inserted with their own)."""
+    from teamchat.store.move_tables import table_specs
+
+    await tx.advance_id_sequences(tuple(spec.name for spec in table_specs() if spec.has_id))
+
+
 async def max_user_id(conn: Conn) -> int:
     row = await conn.fetchone("SELECT coalesce(max(id), 0) FROM users")
     return int(row[0]) if row else 0

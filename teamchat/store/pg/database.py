@@ -132,6 +132,16 @@ class PgConn(Conn):
     ) -> list[tuple[Any, ...]]:
         return [tuple(row) for row in await self.fetchall(sql, params)]
 
+    async def advance_id_sequences(self, tables: tuple[str, ...]) -> None:
+        for table in tables:
+            if table not in self._dialect.id_tables or not table.isidentifier():
+                continue
+            sql = (
+                f"SELECT setval(pg_get_serial_sequence('{table}', 'id'),"
+                f" COALESCE((SELECT max(id) FROM {table}), 0) + 1, false)"
+            )
+            await self._run(sql, lambda: self._conn.execute(sql))  # noqa: B023 (awaited here)
+
 
 class PgTx(PgConn, Tx):
     """One write transaction body on this process's writer connection.
