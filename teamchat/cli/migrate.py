@@ -27,6 +27,7 @@ from teamchat.store.move import (
     MoveReport,
     move_database,
 )
+from teamchat.store.snapshot import other_connections
 
 # Exit statuses: 2 when the copy could not start or failed (nothing was written), 1 when
 # the copy was made but its check found a difference (it was not committed either).
@@ -103,11 +104,11 @@ def _hold_source(source: str | Path) -> ServerLock | None:
         except LockError as exc:
             raise refuse(str(exc)) from None
         return lock
-    from teamchat.store.pg.snapshot import other_sessions
-
     try:
-        others = asyncio.run(other_sessions(source))
+        others = asyncio.run(other_connections(source))
     except DATABASE_ERRORS as exc:
+        raise refuse(str(exc)) from None
+    except MissingDriverError as exc:
         raise refuse(str(exc)) from None
     if others:
         raise refuse(

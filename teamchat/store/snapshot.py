@@ -12,6 +12,7 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from teamchat.lib.db_url import is_database_url, redact
 from teamchat.store.conn import Conn
@@ -27,21 +28,30 @@ class Snapshot:
     backend: str  # "sqlite" or "postgresql"
 
 
+def _pg_snapshots() -> Any:
+    from teamchat.store.backends import MissingDriverError
+
+    try:
+        from teamchat.store.pg import snapshot
+    except ImportError as exc:
+        raise MissingDriverError(
+            f"PostgreSQL needs the optional driver: pip install 'teamchat[postgresql]' ({exc})"
+        ) from None
+    return snapshot
+
+
+async def other_connections(url: str) -> int:
+    """How many other sessions use the PostgreSQL database `url` (running servers hold some)."""
+    return int(await _pg_snapshots().other_sessions(url))
+
+
 @asynccontextmanager
 async def open_snapshot(target: str | Path) -> AsyncIterator[Snapshot]:
     """A snapshot of the database `target` names (a file or a postgresql:// URL); raises
     NotOurDatabaseError for something that is not a teamchat database, MissingDriverError
     (store.backends) without the PostgreSQL driver, the store's errors when unreachable."""
     if is_database_url(target):
-        from teamchat.store.backends import MissingDriverError
-
-        try:
-            from teamchat.store.pg.snapshot import open_pg_snapshot
-        except ImportError as exc:
-            raise MissingDriverError(
-                f"PostgreSQL needs the optional driver: pip install 'teamchat[postgresql]' ({exc})"
-            ) from None
-        async with open_pg_snapshot(str(target)) as (conn, version):
+        async with _pg_snapshots().open_pg_snapshot(str(target)) as (conn, version):
             yield Snapshot(conn, version, redact(str(target)), "postgresql")
         return
     path = Path(target)
@@ -70,4 +80,4 @@ async def open_snapshot(target: str | Path) -> AsyncIterator[Snapshot]:
         sqlite.close()
 
 
-__all__ = ["Snapshot", "open_snapshot"]
+__all__ = ["Snapshot", "open_snapshot", "other_connections"]
