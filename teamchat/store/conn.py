@@ -54,6 +54,9 @@ class Conn:
     """A connection inside one transaction or snapshot; store queries take this."""
 
     _memos: Memos | None = None
+    # Which SQL reads it ("sqlite" or "postgresql"): for the few store functions whose work
+    # has no counterpart on the other backend (SQLite's page cache, its FTS5 index).
+    backend = "sqlite"
 
     async def memo(
         self,

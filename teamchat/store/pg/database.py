@@ -85,6 +85,8 @@ def _text_bool(text: str) -> bool:
 class PgConn(Conn):
     """An asyncpg connection inside one transaction or snapshot."""
 
+    backend = "postgresql"
+
     def __init__(self, conn: Any, dialect: PgDialect, memos: Memos | None = None) -> None:
         self._conn = conn
         self._dialect = dialect
