@@ -101,8 +101,8 @@ def _hold_source(source: str | Path) -> ServerLock | None:
                 f"a teamchat server is running on {source}; stop it first (what it writes"
                 " during the copy would be missing from the copy), or copy from a backup"
             ) from None
-        except LockError as exc:
-            raise refuse(str(exc)) from None
+        except LockError:
+            return None  # no lock file can be made there: no server can run on it either
         return lock
     try:
         others = asyncio.run(other_connections(source))
