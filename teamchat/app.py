@@ -256,7 +256,8 @@ def create_app(settings: Settings, rt: Runtime | None = None) -> Litestar:
         if settings.backup_every_hours > 0:
             folder = settings.db_path.resolve().parent / "backups"
             every = settings.backup_every_hours * 3600
-            periodic = run_periodic_backups(settings.db_path, folder, every, settings.backup_keep)
+            source = settings.db_url or settings.db_path
+            periodic = run_periodic_backups(source, folder, every, settings.backup_keep)
             tasks.append(asyncio.create_task(periodic))
         background = Background(runtime, settings)
         background.start()

@@ -9,6 +9,7 @@ with an ordinary request and compares everything they see with their twin's.
 
 from __future__ import annotations
 
+import asyncio
 import sqlite3
 from collections.abc import Callable
 from pathlib import Path
@@ -34,11 +35,20 @@ def _send(api: Api, channel: str, content: str, topic: str = "idle") -> int:
 
 def _rows(server: ServerProcess, user_id: int, since: int) -> set[int]:
     """Message ids of the user's written-out user_message rows from `since` on."""
+    sql = "SELECT message_id FROM user_message WHERE user_id = {} AND message_id >= {}"
+    if isinstance(server.db, str):  # PostgreSQL
+        import asyncpg  # type: ignore[import-untyped]
+
+        async def fetch() -> list[Any]:
+            conn = await asyncpg.connect(server.db)
+            try:
+                return list(await conn.fetch(sql.format("$1", "$2"), user_id, since))
+            finally:
+                await conn.close()
+
+        return {int(r[0]) for r in asyncio.run(fetch())}
     with sqlite3.connect(f"file:{server.db}?mode=ro", uri=True) as conn:
-        rows = conn.execute(
-            "SELECT message_id FROM user_message WHERE user_id = ? AND message_id >= ?",
-            (user_id, since),
-        ).fetchall()
+        rows = conn.execute(sql.format("?", "?"), (user_id, since)).fetchall()
     return {int(r[0]) for r in rows}
 
 

@@ -4,12 +4,14 @@ realm_export and realm_export_consent events, and the tarball's download: the sa
 
 from __future__ import annotations
 
+import asyncio
 import io
 import json
 import sqlite3
 import tarfile
 import time
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 import httpx
@@ -168,6 +170,24 @@ def test_consents_list_and_events(start_server: Callable[..., ServerProcess]) ->
         hamlet.close()
 
 
+def _run_sql(db: Path | str, sql: str) -> None:
+    """Run one statement on the stopped server's database (a SQLite file or PostgreSQL)."""
+    if isinstance(db, str):
+        import asyncpg  # type: ignore[import-untyped]
+
+        async def run() -> None:
+            conn = await asyncpg.connect(db)
+            try:
+                await conn.execute(sql)
+            finally:
+                await conn.close()
+
+        asyncio.run(run())
+        return
+    with sqlite3.connect(db) as conn:
+        conn.execute(sql)
+
+
 def test_exports_a_stopped_server_left_unfinished_are_failed_at_start(
     start_server: Callable[..., ServerProcess],
 ) -> None:
@@ -175,12 +195,12 @@ def test_exports_a_stopped_server_left_unfinished_are_failed_at_start(
     with Api(proc.url, proc.owner_email, proc.owner_key) as owner:
         owner_id = owner.ok("GET", "/users/me")["user_id"]
     proc.stop()
-    with sqlite3.connect(proc.db) as conn:  # as if the server died while exporting
-        conn.execute(
-            "INSERT INTO realm_export (acting_user_id, export_type, status, date_requested,"
-            " realm_url, secret) VALUES (?, 2, 2, 1700000000, ?, 'abc')",
-            (owner_id, proc.url),
-        )
+    # As if the server died while exporting:
+    _run_sql(
+        proc.db,
+        "INSERT INTO realm_export (acting_user_id, export_type, status, date_requested,"
+        f" realm_url, secret) VALUES ({int(owner_id)}, 2, 2, 1700000000, '{proc.url}', 'abc')",
+    )
     proc.start()
     with Api(proc.url, proc.owner_email, proc.owner_key) as owner:
         [entry] = owner.ok("GET", "/export/realm")["exports"]

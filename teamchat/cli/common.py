@@ -70,15 +70,6 @@ def fail(message: str) -> typer.Exit:
     return typer.Exit(1)
 
 
-def require_sqlite(command: str) -> None:
-    """Stop `command` with one line when --db names a PostgreSQL database it cannot use yet."""
-    if STATE.db_url is not None:
-        raise fail(
-            f"`teamchat {command}` works on SQLite files only for now; for a PostgreSQL"
-            " database use PostgreSQL's own tools (pg_dump, pg_restore)"
-        )
-
-
 def check_db_path(path: Path, *, create: bool) -> None:
     """One line of error for a database we cannot or should not open; only `create`
     commands (serve, create-realm) make a new file."""

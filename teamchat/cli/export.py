@@ -14,10 +14,13 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
-from teamchat.cli.common import STATE, check_db_path, console, fail, open_uploads, require_sqlite
+from teamchat.cli.common import STATE, check_db_path, console, fail, open_uploads
 from teamchat.config import Settings
 from teamchat.lib import zulip_export_format as fmt
 from teamchat.lib.lazy import lazy_module
+from teamchat.store.backends import MissingDriverError
+from teamchat.store.conn import DATABASE_ERRORS
+from teamchat.store.migrations import NotOurDatabaseError
 
 if TYPE_CHECKING:
     from teamchat.actions.ops.realm_export import writer
@@ -52,9 +55,9 @@ def export(
     ] = ExportType.full,
 ) -> None:
     """Export the organization for Zulip's `manage.py import` (or `teamchat import`)."""
-    require_sqlite("export")
-    source = STATE.db_path
-    check_db_path(source, create=False)
+    source: Path | str = STATE.db_url or STATE.db_path
+    if isinstance(source, Path):
+        check_db_path(source, create=False)
     if path.exists():
         raise fail(f"{path} exists; give a new directory or .tar.gz file name")
     if not path.parent.is_dir():
@@ -80,6 +83,10 @@ def export(
             )
         except OSError as exc:
             raise fail(f"export failed: {exc}") from None
+        except DATABASE_ERRORS as exc:
+            raise fail(f"export failed: {exc}") from None
+        except (NotOurDatabaseError, MissingDriverError) as exc:
+            raise fail(str(exc)) from None
         finally:
             if blobs is not None:
                 blobs.close()

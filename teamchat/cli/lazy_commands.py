@@ -18,7 +18,8 @@ import typer
 from typer.core import TyperGroup
 
 # Typer lists commands before command groups: this is the order `teamchat --help` showed.
-ORDER = ("backup", "restore", "export", "import", "sandbox", "serve", "admin", "proxy-config")
+ORDER = ("backup", "restore", "export", "import", "migrate", "sandbox", "serve", "admin",
+         "proxy-config")  # fmt: skip
 
 
 def _command(module: str, function: str, name: str) -> Callable[[], Any]:
@@ -46,6 +47,7 @@ LOADERS: dict[str, Callable[[], Any]] = {
     "restore": _command("teamchat.cli.backup", "restore", "restore"),
     "export": _command("teamchat.cli.export", "export", "export"),
     "import": _command("teamchat.cli.zulip_import", "import_command", "import"),
+    "migrate": _command("teamchat.cli.migrate", "migrate_command", "migrate"),
     "sandbox": _command("teamchat.cli.sandbox", "sandbox", "sandbox"),
     "admin": _group(
         "teamchat.cli.admin",

@@ -211,8 +211,6 @@ def serve(
     )
     if settings.backup_every_hours < 0 or settings.backup_keep < 1:
         raise fail("--backup-every takes a positive number of hours, --backup-keep at least 1")
-    if settings.db_url is not None and settings.backup_every_hours > 0:
-        raise fail("--backup-every backs up SQLite files only; back up PostgreSQL with pg_dump")
     if settings.db_url is None:
         check_db_path(settings.db_path, create=True)
     blob_store = open_uploads(settings)

@@ -29,7 +29,6 @@ from teamchat.cli.common import (
     console,
     err_console,
     fail,
-    require_sqlite,
     write_private_file,
     zuliprc_text,
 )
@@ -44,12 +43,15 @@ from teamchat.config import RateLimit, Settings
 from teamchat.errors import ZulipError
 from teamchat.events.broker import NullBroker
 from teamchat.lib import logsafe, passwords
+from teamchat.lib.db_url import redact
 from teamchat.lib.lazy import lazy_module
 from teamchat.runtime import Runtime
 from teamchat.store import realm as realm_store
+from teamchat.store.backends import MissingDriverError
 from teamchat.store.backup import LockError
 from teamchat.store.conn import DATABASE_ERRORS
 from teamchat.store.migrations import NotOurDatabaseError
+from teamchat.store.move import MoveRefusedError, move_database
 
 if TYPE_CHECKING:
     from teamchat.actions.ops import sandbox as sandbox_actions
@@ -81,15 +83,15 @@ def sandbox(
 ) -> None:
     """Run a throwaway organization with Zulip's development users, channels and messages
     (a temporary database unless --db names one). INSECURE: for client and bot developers."""
-    require_sqlite("sandbox")
     err_console.print(WARNING, soft_wrap=True)
     passwords.use_insecure_fast_hashing()
     temporary = None if STATE.db_given else Path(tempfile.mkdtemp(prefix="teamchat-sandbox-"))
     db_path = temporary / "sandbox.db" if temporary else STATE.db_path
     try:
-        check_db_path(db_path, create=True)
+        if STATE.db_url is None or temporary is not None:
+            check_db_path(db_path, create=True)
         settings = Settings.from_env(
-            db_path,
+            STATE.db_url if STATE.db_url and temporary is None else db_path,
             host=host,
             port=port,
             dev_auth=True,
@@ -138,7 +140,8 @@ def _serve_sandbox(settings: Settings, folder: Path) -> None:
         raise fail(str(exc)) from None
     try:
         install_logging(settings)
-        console.print(f"teamchat sandbox: database {settings.db_path.resolve()}", soft_wrap=True)
+        where = redact(settings.db_url) if settings.db_url else settings.db_path.resolve()
+        console.print(f"teamchat sandbox: database {where}", soft_wrap=True)
         started = time.monotonic()
         make_private_folder(folder)
         accounts, seeded = _run(_prepare(settings))
@@ -171,13 +174,16 @@ def _run(work: Coroutine[Any, Any, T]) -> T:
         raise fail(str(exc)) from None
     except DATABASE_ERRORS as exc:
         raise fail(f"cannot use the sandbox database: {exc}") from None
+    except (MoveRefusedError, MissingDriverError) as exc:
+        raise fail(str(exc)) from None
 
 
 async def _prepare(settings: Settings) -> tuple[list[SandboxAccount], bool]:
     """Seed a new database, or reopen a sandbox database; refuse one that holds another
     organization. Return the accounts and whether the database was seeded now."""
-    seeded = not settings.db_path.exists()
-    if seeded:
+    if settings.db_url is not None:
+        seeded = await _seed_url_if_new(settings)
+    elif seeded := not settings.db_path.exists():
         # Seeded under another name and renamed when complete: an interrupted seeding
         # never leaves a half-made sandbox to be reopened later.
         staging = settings.db_path.with_name(settings.db_path.name + ".seeding")
@@ -190,13 +196,32 @@ async def _prepare(settings: Settings) -> tuple[list[SandboxAccount], bool]:
         async with rt.db.read() as conn:
             realm = await realm_store.get_realm(conn)
         if realm is None or not sandbox_actions.is_sandbox(realm):
+            where = redact(settings.db_url) if settings.db_url else settings.db_path
             raise ZulipError(
-                f"{settings.db_path} is not a sandbox database; "
-                "the sandbox serves only databases it created"
+                f"{where} is not a sandbox database; the sandbox serves only databases it created"
             )
         return await sandbox_actions.sandbox_accounts(rt), seeded
     finally:
         await rt.close()
+
+
+async def _seed_url_if_new(settings: Settings) -> bool:
+    """A PostgreSQL database with no organization yet is seeded: in a SQLite file first
+    (fast, and never half-made), then copied in by one transaction (`teamchat migrate`'s
+    copier, which refuses a database holding anything). Whether it was seeded now."""
+    assert settings.db_url is not None
+    rt = await Runtime.open(settings, broker=NullBroker())
+    try:
+        async with rt.db.read() as conn:
+            if await realm_store.get_realm(conn) is not None:
+                return False
+    finally:
+        await rt.close()
+    with tempfile.TemporaryDirectory(prefix="teamchat-sandbox-") as folder:
+        staging = Path(folder) / "sandbox.db"
+        await _seed(msgspec.structs.replace(settings, db_url=None, db_path=staging))
+        await move_database(staging, settings.db_url)
+    return True
 
 
 async def _seed(settings: Settings) -> None:

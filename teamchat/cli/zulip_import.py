@@ -6,6 +6,7 @@ command created is removed again when the import fails.
 
 from __future__ import annotations
 
+import asyncio
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 
@@ -13,10 +14,14 @@ import typer
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
-from teamchat.cli.common import STATE, console, fail, require_sqlite, run_action
+from teamchat.cli.common import STATE, console, fail, run_action
+from teamchat.lib.db_url import redact
 from teamchat.lib.lazy import lazy_module
 from teamchat.records import Role
+from teamchat.store.backends import MissingDriverError
 from teamchat.store.backup import DatabaseInUseError, LockError, ServerLock
+from teamchat.store.conn import DATABASE_ERRORS
+from teamchat.store.snapshot import other_connections
 
 if TYPE_CHECKING:
     from teamchat.actions.ops.zulip_import import run as importer
@@ -42,10 +47,12 @@ def import_command(
 ) -> None:
     """Import an organization exported by Zulip's `manage.py export`, or a workspace exported
     by Slack's export tool, into a new database."""
-    require_sqlite("import")
     db_path = STATE.db_path
     if not path.exists():
         raise fail(f"{path} does not exist")
+    if STATE.db_url is not None:
+        _import_into_url(path, STATE.db_url)
+        return
     existed = db_path.exists()
     lock = ServerLock(db_path) if db_path.parent.is_dir() else None
     try:
@@ -74,6 +81,26 @@ def import_command(
     _print_summary(summary)
 
 
+def _import_into_url(path: Path, url: str) -> None:
+    """Import into an empty PostgreSQL database (in one transaction: a failure leaves it
+    empty); refused while other sessions (a server) use it."""
+    try:
+        others = asyncio.run(other_connections(url))
+    except DATABASE_ERRORS as exc:
+        raise fail(str(exc)) from None
+    except MissingDriverError as exc:
+        raise fail(str(exc)) from None
+    if others:
+        raise fail(f"a teamchat server is running on {redact(url)}; import needs a new database")
+    try:
+        summary = _run(path)
+    except Exception as exc:
+        if isinstance(exc, typer.Exit):
+            raise
+        raise fail(f"import failed ({exc!r}); nothing was imported") from None
+    _print_summary(summary)
+
+
 def _run(path: Path) -> ImportSummary:
     columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
                TimeElapsedColumn())  # fmt: skip
@@ -95,7 +122,8 @@ def _print_summary(summary: ImportSummary) -> None:
         # A Slack export has none of Zulip's configuration: its zeros would only be noise.
         if n or summary.source != "slack"
     )
-    console.print(f"[green]Imported[/] {summary.realm_name!r} into {STATE.db_path}: {counts}")
+    where = redact(STATE.db_url) if STATE.db_url else STATE.db_path
+    console.print(f"[green]Imported[/] {summary.realm_name!r} into {where}: {counts}")
     table = Table("email", "name", "role", "kind")
     for email, name, role, is_bot, is_active in summary.users:
         kind = ("bot" if is_bot else "user") + ("" if is_active else " (deactivated)")
@@ -105,6 +133,6 @@ def _print_summary(summary: ImportSummary) -> None:
     console.print(
         f"{origin} exports carry no passwords. People log in once they have one: through the"
         " log-in page's password reset (when this server sends email), or from you with\n"
-        f"  teamchat --db {STATE.db_path} admin set-password EMAIL\n"
+        f"  teamchat --db {where} admin set-password EMAIL\n"
         "(bots keep working through their new API keys: `teamchat admin zuliprc BOT_EMAIL`)."
     )

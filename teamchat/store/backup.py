@@ -257,6 +257,42 @@ def restore(staged: Path, target: Path, progress: Progress | None = None) -> Non
         _remove_with_journals(staged)
 
 
+async def backup_from_url(
+    url: str, dest: Path, progress: Callable[[str, int, int], None] | None = None
+) -> None:
+    """Copy the PostgreSQL database `url` into the new SQLite file `dest`, from one
+    REPEATABLE READ snapshot while servers keep writing: the same kind of file as a backup
+    of a SQLite database, restored the same way (or moved back into PostgreSQL with
+    `teamchat migrate`)."""
+    from teamchat.store.move import move_database  # the copier: loaded by backups only
+
+    _remove_with_journals(dest)
+    try:
+        if progress is None:
+            await move_database(url, dest)
+        else:
+            await move_database(url, dest, progress)
+        out = sqlite3.connect(dest)
+        try:
+            out.execute("PRAGMA journal_mode=DELETE")  # a standalone copy: no WAL beside it
+        finally:
+            out.close()
+    except BaseException:
+        _remove_with_journals(dest)
+        raise
+
+
+async def restore_into_url(staged: Path, url: str) -> None:
+    """Replace every row of the PostgreSQL database `url` with those of the verified copy
+    `staged` (from `stage_restore`), in one transaction; then delete the copy."""
+    from teamchat.store.move import move_database
+
+    try:
+        await move_database(staged, url, replace=True)
+    finally:
+        _remove_with_journals(staged)
+
+
 def backup_name(now: float) -> str:
     return time.strftime("teamchat-%Y%m%d-%H%M%S.db", time.gmtime(now))
 
@@ -271,12 +307,16 @@ def rotate(folder: Path, keep: int) -> list[Path]:
     return doomed
 
 
-def backup_into(source: Path, folder: Path, keep: int) -> Path:
-    """One automatic backup into `folder` (verified), then keep only the newest `keep`."""
+def backup_into(source: Path | str, folder: Path, keep: int) -> Path:
+    """One automatic backup of the database `source` (a SQLite file or a PostgreSQL URL)
+    into `folder` (verified), then keep only the newest `keep`."""
     folder.mkdir(parents=True, exist_ok=True)
     dest = folder / backup_name(time.time())
     partial = dest.with_name(dest.name + ".partial")
-    backup(source, partial)
+    if isinstance(source, str):
+        asyncio.run(backup_from_url(source, partial))  # in its own thread and event loop
+    else:
+        backup(source, partial)
     problem = integrity_problem(partial)
     if problem:
         partial.unlink()
@@ -286,7 +326,9 @@ def backup_into(source: Path, folder: Path, keep: int) -> Path:
     return dest
 
 
-async def run_periodic_backups(source: Path, folder: Path, every_secs: float, keep: int) -> None:
+async def run_periodic_backups(
+    source: Path | str, folder: Path, every_secs: float, keep: int
+) -> None:
     """Back up every `every_secs` until cancelled; failures are logged, never fatal."""
     while True:
         await asyncio.sleep(every_secs)

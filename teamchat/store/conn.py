@@ -54,6 +54,9 @@ class Conn:
     """A connection inside one transaction or snapshot; store queries take this."""
 
     _memos: Memos | None = None
+    # Which SQL reads it ("sqlite" or "postgresql"): for the few store functions whose work
+    # has no counterpart on the other backend (SQLite's page cache, its FTS5 index).
+    backend = "sqlite"
 
     async def memo(
         self,
@@ -98,6 +101,13 @@ class Conn:
     ) -> list[tuple[Any, ...]]:
         """Rows as plain tuples (by position only): cheaper for reads of whole tables."""
         raise NotImplementedError
+
+    async def advance_id_sequences(self, tables: tuple[str, ...]) -> None:
+        """After rows were inserted with explicit ids into `tables`: make the ids the database
+        assigns next continue after the largest. SQLite does so by itself (a rowid is one past
+        the largest; AUTOINCREMENT's counter follows explicit ids); PostgreSQL's identity
+        sequences do not, and are moved here."""
+        return None
 
 
 class Tx(Conn):

@@ -1,20 +1,29 @@
 """Reads for `teamchat export`: every table the export needs, from one read transaction.
 
-A `Snapshot` is a read-only connection inside one BEGIN, so every read sees the same WAL
-snapshot while a server keeps writing. Synchronous: the export runs in a thread or in the
-CLI process. Rows come back as plain dicts keyed by column name; the writer turns them into
-Zulip's tables. Nothing here writes.
+A `Snapshot` is a read-only connection inside one transaction, so every read sees the same
+state while a server keeps writing: SQLite's read transaction (one WAL snapshot), or
+PostgreSQL's REPEATABLE READ READ ONLY one (`store/snapshot.py`, driven from an event loop
+of its own in a thread). Synchronous: the export runs in a thread or in the CLI process.
+Rows come back as plain dicts keyed by column name; the writer turns them into Zulip's
+tables. Nothing here writes.
 """
 
 from __future__ import annotations
 
+import asyncio
 import sqlite3
-from collections.abc import Iterator
+import threading
+from collections.abc import Coroutine, Iterator
+from contextlib import AbstractAsyncContextManager
 from pathlib import Path
 from types import TracebackType
+from typing import Any, TypeVar
 
+from teamchat.lib.db_url import is_database_url
 from teamchat.store import idle_users
 from teamchat.store.db import BUSY_TIMEOUT_MS
+from teamchat.store.snapshot import Snapshot as StoreSnapshot
+from teamchat.store.snapshot import open_snapshot
 
 Row = dict[str, object]
 
@@ -111,8 +120,12 @@ _MESSAGE_COLUMNS = (
 )
 
 
-class Snapshot:
-    """One consistent read of the database file, open until `close` (or the `with` ends)."""
+T = TypeVar("T")
+Params = tuple[object, ...]
+
+
+class _SqliteReads:
+    """A read-only SQLite connection inside one BEGIN."""
 
     def __init__(self, db_path: Path) -> None:
         self._conn = sqlite3.connect(
@@ -121,12 +134,60 @@ class Snapshot:
         self._conn.row_factory = sqlite3.Row
         self._conn.execute(f"PRAGMA busy_timeout={BUSY_TIMEOUT_MS}")
         self._conn.execute("BEGIN")
-        # The snapshot is taken at the first read, not at BEGIN: read now.
-        self._conn.execute("SELECT COUNT(*) FROM realm").fetchone()
-        # Whether some rows are implied (idle people): if not, reading them costs nothing.
-        self._anyone_idle = (
-            self._conn.execute("SELECT 1 FROM idle_user LIMIT 1").fetchone() is not None
+
+    def all(self, sql: str, params: Params = ()) -> list[Row]:
+        return [dict(row) for row in self._conn.execute(sql, params)]
+
+    def close(self) -> None:
+        self._conn.execute("COMMIT")
+        self._conn.close()
+
+
+class _StoreReads:
+    """A snapshot of the store's (PostgreSQL's), its awaits run on an event loop of its own."""
+
+    def __init__(self, url: str) -> None:
+        self._loop = asyncio.new_event_loop()
+        self._thread = threading.Thread(target=self._loop.run_forever, daemon=True)
+        self._thread.start()
+        self._opened: AbstractAsyncContextManager[StoreSnapshot] = open_snapshot(url)
+        try:
+            self._snapshot = self._wait(self._opened.__aenter__())
+        except BaseException:
+            self._stop()
+            raise
+
+    def _wait(self, work: Coroutine[Any, Any, T]) -> T:
+        return asyncio.run_coroutine_threadsafe(work, self._loop).result()
+
+    def all(self, sql: str, params: Params = ()) -> list[Row]:
+        rows = self._wait(self._snapshot.conn.fetchall(sql, params))
+        return [dict(zip(row.keys(), row, strict=True)) for row in rows]
+
+    def close(self) -> None:
+        try:
+            self._wait(self._opened.__aexit__(None, None, None))
+        finally:
+            self._stop()
+
+    def _stop(self) -> None:
+        self._loop.call_soon_threadsafe(self._loop.stop)
+        self._thread.join()
+        self._loop.close()
+
+
+class Snapshot:
+    """One consistent read of the database (a SQLite file or a PostgreSQL URL), open until
+    `close` (or the `with` ends)."""
+
+    def __init__(self, source: Path | str) -> None:
+        self._reads = (
+            _StoreReads(str(source)) if is_database_url(source) else _SqliteReads(Path(source))
         )
+        # The snapshot is taken at the first read, not at BEGIN: read now.
+        self._reads.all("SELECT COUNT(*) FROM realm")
+        # Whether some rows are implied (idle people): if not, reading them costs nothing.
+        self._anyone_idle = bool(self._reads.all("SELECT 1 FROM idle_user LIMIT 1"))
 
     def __enter__(self) -> Snapshot:
         return self
@@ -138,24 +199,24 @@ class Snapshot:
 
     def close(self) -> None:
         """End the read transaction and close the connection."""
-        self._conn.execute("COMMIT")
-        self._conn.close()
+        self._reads.close()
 
     def rows(self, table: str) -> list[Row]:
         """Every row of one of the exported tables, in a stable order."""
         columns, order = _TABLES[table]
-        sql = f"SELECT {columns} FROM {table} ORDER BY {order}"
-        return [dict(row) for row in self._conn.execute(sql)]
+        return self._reads.all(f"SELECT {columns} FROM {table} ORDER BY {order}")
 
     def count_messages(self) -> int:
         """How many messages the snapshot holds."""
-        return int(self._conn.execute("SELECT COUNT(*) FROM message").fetchone()[0])
+        return int(str(self._reads.all("SELECT COUNT(*) AS n FROM message")[0]["n"]))
 
     def messages(self, batch: int) -> Iterator[list[Row]]:
         """All messages in id order, `batch` at a time."""
-        cursor = self._conn.execute(f"SELECT {_MESSAGE_COLUMNS} FROM message ORDER BY id")
-        while chunk := cursor.fetchmany(batch):
-            yield [dict(row) for row in chunk]
+        after = 0
+        sql = f"SELECT {_MESSAGE_COLUMNS} FROM message WHERE id > ? ORDER BY id LIMIT ?"
+        while chunk := self._reads.all(sql, (after, batch)):
+            after = int(str(chunk[-1]["id"]))
+            yield chunk
 
     def user_messages(self, first_id: int, last_id: int) -> list[Row]:
         """The user_message rows of messages `first_id`..`last_id` (with those implied for
@@ -164,25 +225,34 @@ class Snapshot:
         params: tuple[int, ...] = (first_id, last_id)
         if self._anyone_idle:
             implied = idle_users.implied_rows_sql("m.id BETWEEN ? AND ?")
-            sql += f" UNION ALL SELECT implied.user_id, implied.id, 0 FROM ({implied}) implied"
+            sql += (
+                " UNION ALL SELECT implied.user_id, implied.id AS message_id, 0 AS flags"
+                f" FROM ({implied}) implied"
+            )
             params += (first_id, last_id)
         sql += " ORDER BY message_id, user_id"
-        return [dict(row) for row in self._conn.execute(sql, params)]
+        return self._reads.all(sql, params)
 
     def attachment_bytes(self, attachment_id: int) -> Iterator[bytes]:
         """An upload's bytes, chunk by chunk."""
-        sql = "SELECT data FROM attachment_chunk WHERE attachment_id = ? ORDER BY seq"
-        for (data,) in self._conn.execute(sql, (attachment_id,)):
-            yield bytes(data)
+        sql = (
+            "SELECT seq, data FROM attachment_chunk WHERE attachment_id = ? AND seq > ?"
+            " ORDER BY seq LIMIT 1"
+        )
+        seq = -1
+        while found := self._reads.all(sql, (attachment_id, seq)):
+            seq = int(str(found[0]["seq"]))
+            yield bytes(found[0]["data"])  # type: ignore[call-overload]
 
     def avatars(self) -> list[Row]:
         """Uploaded avatars: user_id, content_type, data."""
-        sql = "SELECT user_id, content_type, data FROM user_avatar ORDER BY user_id"
-        return [dict(row) for row in self._conn.execute(sql)]
+        return self._reads.all(
+            "SELECT user_id, content_type, data FROM user_avatar ORDER BY user_id"
+        )
 
     def emoji_image(self, emoji_id: int) -> bytes | None:
         """A custom emoji's image bytes."""
-        row = self._conn.execute(
+        found = self._reads.all(
             "SELECT data FROM realm_emoji_image WHERE emoji_id = ?", (emoji_id,)
-        ).fetchone()
-        return None if row is None else bytes(row[0])
+        )
+        return None if not found else bytes(found[0]["data"])  # type: ignore[call-overload]

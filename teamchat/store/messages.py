@@ -326,3 +326,4 @@ async def bulk_insert_messages(tx: Tx, rows: Sequence[tuple[object, ...]]) -> No
         " rendered_content, client, date_sent) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
         list(rows),
     )
+    await tx.advance_id_sequences(("message",))  # new messages continue after these ids

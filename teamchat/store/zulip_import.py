@@ -267,6 +267,13 @@ async def defer_foreign_keys(tx: Tx) -> None:
     await tx.execute("PRAGMA defer_foreign_keys = ON")
 
 
+async def continue_ids(tx: Tx) -> None:
+    """New rows get ids after the imported ones (which were inserted with their own)."""
+    from teamchat.store.move_tables import table_specs
+
+    await tx.advance_id_sequences(tuple(spec.name for spec in table_specs() if spec.has_id))
+
+
 async def max_user_id(conn: Conn) -> int:
     row = await conn.fetchone("SELECT coalesce(max(id), 0) FROM users")
     return int(row[0]) if row else 0
@@ -288,7 +295,10 @@ _SEARCH_TRIGGER = "message_fts_insert"
 
 async def drop_bulk_indexes(tx: Tx) -> list[str]:
     """Drop the secondary indexes of the big tables and the search trigger; return the
-    statements that create them again. Only for a database with no messages yet."""
+    statements that create them again. Only for a database with no messages yet.
+    (PostgreSQL: nothing; its search column is computed with each row.)"""
+    if tx.backend != "sqlite":
+        return []
     rows = await tx.fetchall(
         "SELECT type, name, sql FROM sqlite_master WHERE sql IS NOT NULL AND"
         " ((type = 'index' AND tbl_name IN (?, ?, ?)) OR (type = 'trigger' AND name = ?))",
@@ -301,6 +311,8 @@ async def drop_bulk_indexes(tx: Tx) -> list[str]:
 
 async def create_indexes(tx: Tx, statements: Sequence[str]) -> None:
     """Index every message for search, then create again what `drop_bulk_indexes` dropped."""
+    if tx.backend != "sqlite":
+        return
     await tx.execute(
         "INSERT INTO message_fts (rowid, topic, content) SELECT id, topic, content FROM message"
     )
@@ -314,5 +326,7 @@ _DEFAULT_CACHE_SIZE = -2000  # SQLite's default: 2000 KiB
 
 async def set_cache_size(tx: Tx, kib: int | None) -> None:
     """Use a page cache of `kib` KiB on this connection (None: SQLite's default)."""
+    if tx.backend != "sqlite":
+        return
     size = -kib if kib is not None else _DEFAULT_CACHE_SIZE
     await tx.execute(f"PRAGMA cache_size = {int(size)}")

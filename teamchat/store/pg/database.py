@@ -85,6 +85,8 @@ def _text_bool(text: str) -> bool:
 class PgConn(Conn):
     """An asyncpg connection inside one transaction or snapshot."""
 
+    backend = "postgresql"
+
     def __init__(self, conn: Any, dialect: PgDialect, memos: Memos | None = None) -> None:
         self._conn = conn
         self._dialect = dialect
@@ -131,6 +133,16 @@ class PgConn(Conn):
         self, sql: str, params: tuple[object, ...] = ()
     ) -> list[tuple[Any, ...]]:
         return [tuple(row) for row in await self.fetchall(sql, params)]
+
+    async def advance_id_sequences(self, tables: tuple[str, ...]) -> None:
+        for table in tables:
+            if table not in self._dialect.id_tables or not table.isidentifier():
+                continue
+            sql = (
+                f"SELECT setval(pg_get_serial_sequence('{table}', 'id'),"
+                f" COALESCE((SELECT max(id) FROM {table}), 0) + 1, false)"
+            )
+            await self._run(sql, lambda: self._conn.execute(sql))  # noqa: B023 (awaited here)
 
 
 class PgTx(PgConn, Tx):

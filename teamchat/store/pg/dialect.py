@@ -17,7 +17,8 @@ rewritten here, one rule per concept (and nowhere else):
 - full-text search: FTS5's `message_fts MATCH ?` -> `message.search @@ teamchat_fts_query(?)`
   (a tsvector column with a GIN index; English stemming like SQLite's porter tokenizer);
 - `group_concat(x[, sep])` -> `string_agg(x::text, sep)`;
-- `PRAGMA user_version` -> the schema version table.
+- `PRAGMA user_version` -> the schema version table;
+- `PRAGMA defer_foreign_keys = ON` -> `SET CONSTRAINTS ALL DEFERRED` (see `pg/schema.py`).
 
 An INSERT run through `Conn.execute` (which answers the new row's id, SQLite's lastrowid)
 gains `RETURNING id` when its table has an `id` column (see `PgDialect.insert_returning_id`).
@@ -31,6 +32,8 @@ from teamchat.lib.integers import is_ascii_digits
 
 _STATEMENTS = {
     "PRAGMA user_version": "SELECT version FROM teamchat_schema",
+    # Foreign keys checked at COMMIT (bulk loads in id order): every one is DEFERRABLE.
+    "PRAGMA defer_foreign_keys = ON": "SET CONSTRAINTS ALL DEFERRED",
     # Merging FTS5 segments: PostgreSQL's GIN index has none to merge.
     "INSERT INTO message_fts (message_fts) VALUES ('optimize')": "SELECT 1",
 }

@@ -78,6 +78,22 @@ def _compat() -> str:
     return resources.files("teamchat.store.pg").joinpath("compat.sql").read_text(encoding="utf-8")
 
 
+# Every foreign key DEFERRABLE (still checked per statement unless a transaction defers
+# them, as SQLite's `PRAGMA defer_foreign_keys` does for bulk loads in id order).
+_DEFERRABLE_KEYS = """
+DO $$
+DECLARE k record;
+BEGIN
+    FOR k IN SELECT conrelid::regclass AS tab, conname FROM pg_constraint
+             WHERE contype = 'f' AND NOT condeferrable
+               AND connamespace = current_schema()::regnamespace LOOP
+        EXECUTE format('ALTER TABLE %s ALTER CONSTRAINT %I DEFERRABLE INITIALLY IMMEDIATE',
+                       k.tab, k.conname);
+    END LOOP;
+END $$;
+"""
+
+
 def _triggers() -> str:
     return "".join(
         f"CREATE OR REPLACE TRIGGER teamchat_changed AFTER INSERT OR UPDATE OR DELETE OR TRUNCATE"
@@ -120,6 +136,7 @@ async def migrate(conn: Any) -> int:
             if number > version:
                 await conn.execute(sql)
         await conn.execute("UPDATE teamchat_schema SET version = $1", SCHEMA_VERSION)
+        await conn.execute(_DEFERRABLE_KEYS)
         await conn.execute(_triggers())
     return SCHEMA_VERSION
 

@@ -189,8 +189,9 @@ async def run_export(rt: Runtime, export_id: int) -> None:
             name = f"zulip-export-{secrets.token_hex(4)}.tar.gz"
             tarball = Path(tmp) / name
             blobs = rt.blobs.store if rt.blobs is not None else None
+            source = rt.settings.db_url or rt.settings.db_path
             await asyncio.to_thread(
-                writer.write_export, rt.settings.db_path, tarball, row.export_type, now=rt.now(),
+                writer.write_export, source, tarball, row.export_type, now=rt.now(),
                 blobs=blobs,
             )  # fmt: skip
             size = await _store_tarball(rt, row, tarball)

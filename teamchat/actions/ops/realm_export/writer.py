@@ -136,7 +136,7 @@ def write_export_dir(
 
 
 def write_export(
-    db_path: Path,
+    source: Path | str,
     dest: Path,
     export_type: int = fmt.EXPORT_FULL_WITHOUT_CONSENT,
     *,
@@ -144,10 +144,11 @@ def write_export(
     progress: ExportProgress = _no_progress,
     blobs: BlobStore | None = None,
 ) -> ExportSummary:
-    """Export the organization in `db_path` (its upload bytes read from `blobs` where they
+    """Export the organization in the database `source` (a SQLite file or a PostgreSQL URL;
+    its upload bytes read from `blobs` where they
     are not in the database) to `dest`: a new directory, or a file ending in .tar.gz holding
     one top-level directory (as Zulip's tarballs do)."""
-    with Snapshot(db_path) as snapshot:
+    with Snapshot(source) as snapshot:
         if not dest.name.endswith(TARBALL_SUFFIX):
             partial_dir = dest.with_name(dest.name + ".partial")
             partial_dir.mkdir()

@@ -119,6 +119,7 @@ async def _import_all(
         await import_extras(tx, data, summary.counts)
         await render_what_zulip_did_not(tx, unrendered)
         await bulk.finish_streams(tx)
+        await bulk.continue_ids(tx)
         await create_system_bots(tx, DEFAULT_REALM_HOST, rt.now())
     return summary
 
