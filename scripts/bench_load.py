@@ -276,9 +276,16 @@ def lua_senders(auths: list[str], body: str) -> str:
 
 
 async def fan_out(
-    port: int, world: World, listeners: int, rate: float, secs: float
+    port: int,
+    world: World,
+    listeners: int,
+    rate: float,
+    secs: float,
+    phase: Callable[[], None] | None = None,
 ) -> tuple[float, float, int, int]:
-    """(p50 ms, p99 ms, deliveries, expected deliveries) of send -> receive."""
+    """(p50 ms, p99 ms, deliveries, expected deliveries) of send -> receive. `phase` is
+    called once every listener has registered and again once every message was received
+    (or the wait for them ended): to measure the fan-out alone."""
     sender = Http(port, world.users[0].basic())
     latencies: list[float] = []
     sent_at: dict[int, float] = {}
@@ -313,6 +320,8 @@ async def fan_out(
         asyncio.create_task(listen(u, f)) for u, f in zip(world.users[1:], futures, strict=False)
     ]
     await asyncio.gather(*futures)
+    if phase is not None:
+        phase()
     count = int(rate * secs)
     started = time.perf_counter()
     for tag in range(count):
@@ -326,6 +335,8 @@ async def fan_out(
     deadline = time.perf_counter() + 30
     while received < count * listeners and time.perf_counter() < deadline:
         await asyncio.sleep(0.05)
+    if phase is not None:
+        phase()
     stop.set()
     # Wake the listeners' last long-polls with one more message, then stop them.
     sent_at[count] = time.perf_counter()

@@ -194,7 +194,6 @@ class TeamchatLitestar(Litestar):
             ):
                 return
             scope = json_to_api(scope)
-            self.areas.ensure(scope["path"])
             rt: Runtime = self.state.rt
             try:
                 if rt.settings.lean_routes and await lean.answer(rt, self, scope, receive, send):  # type: ignore[arg-type]
@@ -206,6 +205,9 @@ class TeamchatLitestar(Litestar):
                 response = error_response(request, exc).to_asgi_response(None, request)
                 await response(scope, receive, send)  # type: ignore[arg-type]
                 return
+            # The framework answers the rest: its area's routes are registered first (the
+            # lean path needs none, it imports only the handler it calls).
+            self.areas.ensure(scope["path"])
             send = html.with_page_headers(send)  # type: ignore[arg-type]
         await super().__call__(scope, receive, send)
 

@@ -18,6 +18,16 @@ import httptools
 from teamchat.cli.connection_guard import GuardedHttpProtocol
 
 EVENTS_PATH = b"/api/v1/events"
+# The status line and headers every answer starts with, for one list of uvicorn's default
+# headers (the date, once a second): [that list, the bytes].
+_head: list[Any] = [None, b""]
+
+
+def _status_and_headers(defaults: list[tuple[bytes, bytes]]) -> bytes:
+    lines = [b"HTTP/1.1 200 OK\r\n"]
+    lines.extend(b"%s: %s\r\n" % (name, value) for name, value in defaults)
+    lines.append(b"content-type: application/json\r\n")
+    return b"".join(lines)
 
 
 class _Busy:
@@ -71,14 +81,12 @@ class PollingHttpProtocol(GuardedHttpProtocol):
         busy.response_complete = True
         if self.transport.is_closing():
             return
-        head = [b"HTTP/1.1 200 OK\r\n"]
-        for name, value in self.server_state.default_headers:
-            head.extend((name, b": ", value, b"\r\n"))
-        head.append(b"content-type: application/json\r\ncontent-length: %d\r\n" % len(body))
-        if not busy.keep_alive:
-            head.append(b"connection: close\r\n")
-        head.extend((b"\r\n", body))
-        self.transport.write(b"".join(head))
+        defaults = self.server_state.default_headers
+        if defaults is not _head[0]:  # uvicorn sets a new list when the date changes
+            _head[:] = [defaults, _status_and_headers(defaults)]
+        close = b"" if busy.keep_alive else b"connection: close\r\n"
+        length = b"content-length: %d\r\n%s\r\n" % (len(body), close)
+        self.transport.write(b"".join((_head[1], length, body)))
         if not busy.keep_alive:
             self.transport.close()
             return

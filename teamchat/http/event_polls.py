@@ -27,6 +27,13 @@ from teamchat.runtime import Runtime
 PATH = "/api/v1/events"
 _PARAMS = frozenset({"queue_id", "last_event_id", "dont_block"})
 _INT = re.compile(r"-?[0-9]{1,18}")
+# The query every client's polls send (python-zulip-api's, the web client's, zulip-js's):
+# a queue id of ours (`[N-]hex:hex`, its colon percent-encoded or not), then the last event
+# id, then perhaps dont_block. Read in one match; any other query is parsed in full.
+_USUAL_QUERY = re.compile(
+    rb"queue_id=((?:[1-9][0-9]{0,2}-)?[0-9a-f]{1,16}(?::|%3[Aa])[0-9a-f]{1,32})"
+    rb"&last_event_id=(-?[0-9]{1,18})(?:&dont_block=(true|false))?"
+)
 _BOOLS = {"true": True, "false": False}
 _HEADERS = [(b"content-type", b"application/json")]
 _encode = msgspec.json.Encoder().encode
@@ -105,6 +112,12 @@ def _authorization(headers: list[tuple[bytes, bytes]]) -> bytes | None:
 
 def _poll_params(query_string: bytes) -> tuple[str, int | None, bool] | None:
     """(queue_id, last_event_id, dont_block) if the query holds only those, plainly written."""
+    usual = _USUAL_QUERY.fullmatch(query_string)
+    if usual is not None:
+        queue_id, last_event_id, dont_block = usual.groups()
+        if b"%" in queue_id:  # an encoded colon
+            queue_id = queue_id.replace(b"%3A", b":").replace(b"%3a", b":")
+        return queue_id.decode(), int(last_event_id), dont_block == b"true"
     params = _parse_query(query_string.decode("latin-1"))
     values = dict(params)
     if len(values) != len(params) or not values.keys() <= _PARAMS or "queue_id" not in values:

@@ -9,9 +9,9 @@ large generated corpus.
 
 Left out: every character a rule starts on (``:@#*_`~$<>&[]{}|\\/``, emoticons, entities),
 a `.` followed by a letter or digit (a domain that would be linked, `1.5`), a line that
-does not start with a letter (lists, headings, rules, indented code, quotes, `/me`),
-trailing spaces, tabs, more than one blank line, and a realm with linkifiers (their
-patterns can match anything).
+starts with anything but a letter or with digits followed by `.` or `)` (lists, headings,
+rules, indented code, quotes, `/me`), trailing spaces, tabs, more than one blank line, and
+a realm with linkifiers (their patterns can match anything).
 """
 
 from __future__ import annotations
@@ -21,9 +21,10 @@ from collections.abc import Mapping
 
 from teamchat.render.alert_words import users_alerted
 
-# One line of a plain paragraph: starts with a letter; `.` only where no letter or digit
-# follows (trailing spaces are refused apart).
-_LINE = r"[A-Za-z](?:[A-Za-z0-9 ,;!?'\"()%+=-]|\.(?![A-Za-z0-9]))*"
+# One line of a plain paragraph: starts with a letter, or with digits that do not start a
+# list item (`1.`, `1)`); `.` only where no letter or digit follows (trailing spaces are
+# refused apart).
+_LINE = r"(?:[A-Za-z]|[0-9]+(?![0-9.)]))(?:[A-Za-z0-9 ,;!?'\"()%+=-]|\.(?![A-Za-z0-9]))*"
 _PLAIN_RE = re.compile(rf"{_LINE}(?:\n\n?{_LINE})*")
 
 

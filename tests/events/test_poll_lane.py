@@ -300,3 +300,31 @@ def test_shutdown_answers_a_waiting_poll_and_closes_its_connection(
             assert time.monotonic() - started < 10
         finally:
             conn.close()
+
+
+def test_every_spelling_of_a_poll_query_gets_the_same_answer(
+    make_user: MakeUser, conns: Callable[[Api], Conn]
+) -> None:
+    """The usual query (queue id, last event id, perhaps dont_block) is read in one match;
+    its colon percent-encoded either way, another order, or a repeated parameter (the
+    framework's route) answer the same."""
+    alice, bob = make_user("Alice Query"), make_user("Bob Query")
+    queue_id = register(bob, event_types=["message"])
+    alice.ok("POST", "/messages", type="direct", to=[bob.user_id], content="spelled")  # type: ignore[attr-defined]
+    conn = conns(bob)
+    encoded = queue_id.replace(":", "%3A")
+    targets = [
+        poll_target(queue_id, last_event_id="-1", dont_block="true"),
+        poll_target(encoded, last_event_id="-1", dont_block="true"),
+        poll_target(queue_id.replace(":", "%3a"), last_event_id="-1", dont_block="true"),
+        f"/api/v1/events?dont_block=true&last_event_id=-1&queue_id={encoded}",
+        poll_target(queue_id, last_event_id="-1", dont_block="true") + f"&queue_id={queue_id}",
+    ]
+    answers = [json.loads(conn.request(target)[1]) for target in targets]
+    assert [a["queue_id"] for a in answers] == [queue_id] * len(targets)
+    assert all(a["events"] == answers[0]["events"] for a in answers)
+    assert [e["message"]["content"] for e in answers[0]["events"]] == ["spelled"]
+    # The last event's id acknowledges every event, in the encoded spelling too.
+    last = answers[0]["events"][-1]["id"]
+    _, empty = conn.request(poll_target(encoded, last_event_id=str(last), dont_block="true"))
+    assert json.loads(empty)["events"] == []

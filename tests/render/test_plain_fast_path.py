@@ -86,11 +86,19 @@ def test_any_special_character_takes_the_parser() -> None:
 
 @pytest.mark.parametrize(
     "content",
-    ["see example.com now", "1. first", "- item", "hello\n===", "a\n\n\nb", "    code",
-     "trailing ", "line \nnext", "x 1.5 y", "\nhello", ""],
+    ["see example.com now", "1. first", "1) first", "12. twelfth", "x\n2. second", "- item",
+     "hello\n===", "a\n\n\nb", "    code", "trailing ", "line \nnext", "x 1.5 y", "\nhello", ""],
 )  # fmt: skip
 def test_what_looks_like_syntax_takes_the_parser(content: str) -> None:
     assert not is_plain(content)
+
+
+@pytest.mark.parametrize("content", ["17", "2024 was a year", "3rd time", "42\n\n7 more"])
+def test_lines_that_start_with_a_number_but_no_list_item_are_plain(content: str) -> None:
+    assert is_plain(content)
+    assert render_markdown(content, RenderContext.empty()) == render_full(
+        content, RenderContext.empty()
+    )
 
 
 def test_linkifiers_and_emoticons_take_the_parser() -> None:
