@@ -109,6 +109,9 @@ class Tx(Conn):
         """Run `hook` after COMMIT, in commit order; dropped on rollback."""
         self._after_commit.append(hook)
 
+    def has_after_commit(self) -> bool:
+        return bool(self._after_commit)
+
     def run_after_commit(self) -> None:
         hooks, self._after_commit = self._after_commit, []
         for hook in hooks:
@@ -162,6 +165,23 @@ class BaseDatabase:
     def watcher(self, interval_secs: float) -> ChangeWatcher:
         """A watcher of other processes' commits (not yet opened)."""
         raise NotImplementedError
+
+    def bus(self) -> ProcessBus | None:
+        """How this process's server announces text to the other server processes on the
+        same database, in commit order (None: a backend served by one process)."""
+        return None
+
+
+class ProcessBus(Protocol):
+    """Text announced by one server process to the others (see `store/pg/bus.py`)."""
+
+    def attach(
+        self,
+        collect: Callable[[], str | None],
+        receive: Callable[[str], None],
+        lost: Callable[[], None],
+    ) -> None: ...
+    def send_soon(self) -> None: ...
 
 
 class ChangeWatcher(Protocol):

@@ -39,6 +39,7 @@ from teamchat.store.conn import (
     Tx,
 )
 from teamchat.store.memos import Memos
+from teamchat.store.pg import bus as pg_bus
 from teamchat.store.pg import schema
 from teamchat.store.pg.dialect import PgDialect, rowcount
 
@@ -47,6 +48,9 @@ T = TypeVar("T")
 _OUT_OF_RANGE = re.compile(r"out of int\d+ range")
 STATEMENT_CACHE_SIZE = 1024  # prepared statements per connection (asyncpg's LRU)
 RECONNECT_SECS = 1.0
+_CHANGED_AND_LOCK = (
+    "SELECT current_setting('teamchat.changed', true) FROM pg_advisory_lock($1) AS locked"
+)
 
 
 def _translate_error(exc: BaseException, sql: str = "") -> BaseException:
@@ -202,6 +206,21 @@ class PgDatabase(BaseDatabase):
         self._own_pids: set[int] = set()
         # Commits by other processes heard of (the change-log watcher polls this).
         self.others_commits = 0
+        self._bus = pg_bus.PgBus(self._locked_writer, lambda: self._batch is not None,
+                                 self._read_announced)  # fmt: skip
+
+    def bus(self) -> pg_bus.PgBus:
+        return self._bus
+
+    @asynccontextmanager
+    async def _locked_writer(self) -> AsyncIterator[Any]:
+        async with self._write_lock:
+            yield self._writer
+
+    async def _read_announced(self, row_id: int) -> str | None:
+        async with self.read() as conn:
+            row = await conn.fetchone("SELECT body FROM teamchat_bus WHERE id = ?", (row_id,))
+        return None if row is None else str(row[0])
 
     def describe(self) -> str:
         return redact(self.url)
@@ -235,6 +254,7 @@ class PgDatabase(BaseDatabase):
             raise
         self._writer = writer
         self._own_pids.add(writer.get_server_pid())
+        self._bus.own_pid = writer.get_server_pid()
         for _ in range(self._reader_count):
             reader = await self._connect()
             self._readers.append(reader)
@@ -242,12 +262,15 @@ class PgDatabase(BaseDatabase):
         await self._listen()
         self._listen_task = asyncio.get_running_loop().create_task(self._keep_listening())
 
-    async def _listen(self) -> None:
+    async def _listen(self, again: bool = False) -> None:
         listener = await self._connect()
         listener.add_termination_listener(self._listener_lost)
         await listener.add_listener(schema.CHANNEL, self._notified)
+        await listener.add_listener(pg_bus.CHANNEL, self._bus.heard)
         self._listener = listener
         self._bump(set(self._versions))  # whatever happened while we were not listening
+        if again:
+            self._bus.reconnected()
 
     def _listener_lost(self, _conn: Any) -> None:
         self._listener = None
@@ -265,11 +288,12 @@ class PgDatabase(BaseDatabase):
             if self._listener is None or self._listener.is_closed():
                 self._listener = None
                 try:
-                    await self._listen()
+                    await self._listen(again=True)
                 except (OSError, asyncpg.PostgresError, asyncpg.InterfaceError):
                     log.warning("cannot listen for other processes' changes; retrying")
 
     async def close(self) -> None:
+        await self._bus.close()
         while self._committers:
             await asyncio.gather(*self._committers, return_exceptions=True)
         if self._listen_task is not None:
@@ -327,11 +351,14 @@ class PgDatabase(BaseDatabase):
             self._batch = None
             self._savepoints = 0
             changed: set[str] = set()
+            announce = self._bus.must_announce(batch.bodies)
             try:
-                await asyncio.shield(self._commit_now(writer, changed))
+                await asyncio.shield(self._commit_now(writer, changed, announce))
             except BaseException as exc:
                 if not writer.is_closed() and writer.is_in_transaction():
                     await writer.execute("ROLLBACK")
+                if announce:
+                    await self._bus.release(writer)
                 self._bump(changed)  # the COMMIT may have happened before the failure
                 batch.committed.set_exception(_translate_error(exc))
                 batch.committed.exception()  # retrieved: callers may all have gone
@@ -340,10 +367,15 @@ class PgDatabase(BaseDatabase):
             for tx in batch.bodies:
                 tx.run_after_commit()  # committed: publish even if a request went away
             batch.committed.set_result(None)
+            if announce:  # to the other processes, in commit order (see pg/bus.py)
+                await asyncio.shield(self._bus.announce(writer))
 
     @staticmethod
-    async def _commit_now(writer: Any, changed: set[str]) -> None:
-        noted = await writer.fetchval("SELECT current_setting('teamchat.changed', true)")
+    async def _commit_now(writer: Any, changed: set[str], lock: bool) -> None:
+        if lock:
+            noted = await writer.fetchval(_CHANGED_AND_LOCK, pg_bus.LOCK_KEY)
+        else:
+            noted = await writer.fetchval("SELECT current_setting('teamchat.changed', true)")
         changed.update(t for t in (noted or "").split(",") if t)
         await writer.execute("COMMIT")
 
