@@ -28,7 +28,8 @@ log = logging.getLogger(__name__)
 
 # A record: ["publish", payload, {"users": [ids]}] or ["publish", payload, {"groups":
 # [[extra, [ids]], ...]}] (recipients sharing one extras dict share one entry), or
-# ["drop_queues", {"user_id": id}, {}].
+# ["drop_queues", {"user_id": id}, {}], or ["public", payload, {"receivers": [ids], "extra":
+# {...}}] (each process's own all_public_streams watchers not among the receivers).
 Record = tuple[str, Any, JsonDict]
 _encode = msgspec.json.Encoder().encode
 _decode = msgspec.json.Decoder(list[tuple[str, Any, dict[str, Any]]]).decode
@@ -78,6 +79,20 @@ class SharedBroker(EventBroker):
             self._records.append(("drop_queues", {"user_id": user_id}, {}))
             self._pending()
 
+    def publish_to_public_watchers(
+        self, event: JsonDict, receivers: set[int], extra: JsonDict
+    ) -> None:
+        """Each process delivers to its own all_public_streams watchers."""
+        quiet, self.quiet = self.quiet, True
+        try:
+            super().publish_to_public_watchers(event, receivers, extra)
+        finally:
+            self.quiet = quiet
+        if not quiet:
+            shape: JsonDict = {"receivers": sorted(receivers), "extra": extra}
+            self._records.append(("public", event, shape))
+            self._pending()
+
     def _pending(self) -> None:
         """Records left by a commit's hooks are collected by the store right after the
         hooks; what is still here on the loop's next turn was left outside a commit."""
@@ -100,16 +115,23 @@ class SharedBroker(EventBroker):
     # -- receiving --------------------------------------------------------------------
     def receive(self, text: str) -> None:
         """Replay another process's records into this process's queues, in order."""
-        for kind, payload, shape in _decode(text):
-            if kind == "drop_queues":
-                super().drop_user_queues(int(payload["user_id"]))
-            elif "groups" in shape:
-                audience: dict[int, JsonDict] = {}
-                for extra, ids in shape["groups"]:
-                    audience.update(dict.fromkeys(ids, extra))
-                super().publish(payload, audience)
-            else:
-                super().publish(payload, shape["users"])
+        self.quiet = True  # not to be passed on again
+        try:
+            for kind, payload, shape in _decode(text):
+                if kind == "drop_queues":
+                    super().drop_user_queues(int(payload["user_id"]))
+                elif kind == "public":
+                    receivers = set(shape["receivers"])
+                    super().publish_to_public_watchers(payload, receivers, shape["extra"])
+                elif "groups" in shape:
+                    audience: dict[int, JsonDict] = {}
+                    for extra, ids in shape["groups"]:
+                        audience.update(dict.fromkeys(ids, extra))
+                    super().publish(payload, audience)
+                else:
+                    super().publish(payload, shape["users"])
+        finally:
+            self.quiet = False
 
     def lost(self) -> None:
         """Other processes' events may have been missed: drop every local queue, so that

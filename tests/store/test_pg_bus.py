@@ -130,3 +130,18 @@ async def test_a_database_for_one_process_has_no_bus(tmp_path: Any) -> None:
 
     database: BaseDatabase = Database(tmp_path / "one.db")
     assert database.bus() is None
+
+
+async def test_all_public_streams_watchers_of_each_process_get_public_messages(
+    pair: tuple[Process, Process],
+) -> None:
+    first, second = pair
+    watcher = second.broker.allocate(9, ClientCapabilities(all_public_streams=True))
+    receiver = second.broker.allocate(7, ClientCapabilities(all_public_streams=True))
+    event = {"type": "custom", "n": 3}
+    async with first.db.write() as tx:  # process 1 has no watcher of its own
+        await tx.execute("UPDATE teamchat_schema SET version = version")
+        tx.after_commit(lambda: first.broker.publish_to_public_watchers(event, {7}, {"flags": []}))
+    await until(lambda: numbers(watcher) == [3])
+    assert watcher.contents()[0]["flags"] == []
+    assert numbers(receiver) == []  # a receiver gets the message itself, not this copy

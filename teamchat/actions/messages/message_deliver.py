@@ -371,13 +371,9 @@ def _publish_to_all_public_streams_queues(
 ) -> None:
     """Queues registered with all_public_streams get public channel messages they were not
     sent (with no flags), like Zulip's all_public_streams clients."""
-    watchers = rt.broker.public_stream_watchers()
-    extra = {
-        user_id: {"flags": [], rules.EMAIL_VISIBLE: False}
-        for user_id in sorted(watchers - receivers)
-    }
-    if extra:
-        rt.broker.publish({**event, IF_CAPS: {"all_public_streams": True}}, extra)
+    extra = {"flags": [], rules.EMAIL_VISIBLE: False}
+    payload = {**event, IF_CAPS: {"all_public_streams": True}}
+    rt.broker.publish_to_public_watchers(payload, receivers, extra)
 
 
 async def _email_visibility(tx: Tx, sender: UserRow, user_ids: list[int]) -> dict[int, bool]:
