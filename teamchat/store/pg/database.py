@@ -13,7 +13,8 @@ before COMMIT (our own commits bump those tables' versions once COMMIT returns),
 tables other processes changed as soon as the notification arrives (the delay a cached value
 can outlive another process's change by: the notification's trip, typically well under a
 millisecond on one machine, plus however long this process's event loop is busy). While
-that connection is down, `versions()` is None and caches read the database.
+that connection is down, `versions()` is None and caches read the database. The same
+connection hears other processes' events, and `_commit` announces ours: see `pg/bus.py`.
 """
 
 from __future__ import annotations
@@ -23,7 +24,7 @@ import logging
 import re
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager, suppress
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import asyncpg  # type: ignore[import-untyped]
 
@@ -42,6 +43,9 @@ from teamchat.store.memos import Memos
 from teamchat.store.pg import bus as pg_bus
 from teamchat.store.pg import schema
 from teamchat.store.pg.dialect import PgDialect, rowcount
+
+if TYPE_CHECKING:
+    from teamchat.store.pg.watcher import PgWatcher
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
@@ -407,47 +411,9 @@ class PgDatabase(BaseDatabase):
             self._idle_readers.put_nowait(conn)
 
     def watcher(self, interval_secs: float) -> PgWatcher:
+        from teamchat.store.pg.watcher import PgWatcher
+
         return PgWatcher(self, interval_secs)
 
 
-Listener = Callable[[], Awaitable[object]]
-
-
-class PgWatcher:
-    """The change-log watcher's interface (see `store/watcher.py`) on PostgreSQL: listeners
-    run after another process committed to a notifying table (LISTEN, via the database)."""
-
-    def __init__(self, db: PgDatabase, interval_secs: float) -> None:
-        self._db = db
-        self.interval_secs = interval_secs
-        self._listeners: list[Listener] = []
-        self._seen = -1
-
-    def add_listener(self, listener: Listener) -> None:
-        self._listeners.append(listener)
-
-    async def open(self) -> None:
-        self._seen = self._db.others_commits
-
-    async def close(self) -> None:
-        return None
-
-    async def check(self) -> bool:
-        seen = self._db.others_commits
-        if seen == self._seen:
-            return False
-        for listener in self._listeners:
-            await listener()
-        self._seen = seen
-        return True
-
-    async def run(self) -> None:
-        while True:
-            await asyncio.sleep(self.interval_secs)
-            try:
-                await self.check()
-            except Exception:
-                log.exception("change watcher listener failed")
-
-
-__all__ = ["PgDatabase", "PgWatcher"]
+__all__ = ["PgDatabase"]
