@@ -154,6 +154,13 @@ class BaseDatabase:
         """A read-only snapshot."""
         raise NotImplementedError
 
+    def read_in_step(self) -> AbstractAsyncContextManager[Conn]:
+        """`read()`, whose snapshot is in step with the events of other server processes: on
+        entry, the events of every change it holds have been received (see `bus()`), and the
+        events of every later change are received after. Used inside `writes_paused()`, it
+        gives register an exact boundary. With one process, it is `read()`."""
+        return self.read()
+
     def writes_paused(self) -> AbstractAsyncContextManager[None]:
         """Hold this process's writer: no transaction commits (and no event publishes)."""
         raise NotImplementedError

@@ -145,3 +145,43 @@ async def test_all_public_streams_watchers_of_each_process_get_public_messages(
     await until(lambda: numbers(watcher) == [3])
     assert watcher.contents()[0]["flags"] == []
     assert numbers(receiver) == []  # a receiver gets the message itself, not this copy
+
+
+async def test_a_snapshot_in_step_holds_each_change_or_gets_its_event(
+    pair: tuple[Process, Process],
+) -> None:
+    """A register on one process while the other commits: every change is either in the
+    snapshot or an event of the new queue, never both, never neither."""
+    first, second = pair
+    done = asyncio.Event()
+
+    async def keep_committing() -> None:
+        n = 0
+        while not done.is_set():
+            event = {"type": "custom", "n": n}
+            async with first.db.write() as tx:
+                await tx.execute(
+                    'INSERT INTO linkifier (pattern, url_template, "order") VALUES (?, ?, ?)',
+                    (f"p{n}", "https://example.com/{id}", n),
+                )
+                tx.after_commit(lambda event=event: first.broker.publish(event, [7]))
+            n += 1
+
+    committer = asyncio.create_task(keep_committing())
+    registered: list[tuple[set[int], EventQueue]] = []
+    for _ in range(15):
+        async with second.db.writes_paused(), second.db.read_in_step() as conn:
+            queue = second.broker.allocate(7, ClientCapabilities())
+            rows = await conn.fetchall('SELECT "order" FROM linkifier')
+        registered.append(({int(row[0]) for row in rows}, queue))
+        await asyncio.sleep(0.005)
+    done.set()
+    await committer
+    async with first.db.read() as conn:
+        total = {int(row[0]) for row in await conn.fetchall('SELECT "order" FROM linkifier')}
+    await until(lambda: max(total) in numbers(registered[-1][1]) or max(total) in registered[-1][0])
+    assert any(0 < len(snapshot) < len(total) for snapshot, _ in registered)  # during commits
+    for snapshot, queue in registered:
+        events = numbers(queue)
+        assert not snapshot & set(events), sorted(snapshot & set(events))
+        assert snapshot | set(events) == total

@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import secrets
 from collections import deque
 from collections.abc import Awaitable, Callable, Sequence
 from contextlib import suppress
@@ -45,12 +46,29 @@ TABLE_SQL = (
     "CREATE UNLOGGED TABLE IF NOT EXISTS teamchat_bus (id BIGINT GENERATED ALWAYS AS IDENTITY"
     " PRIMARY KEY, body TEXT NOT NULL, created_at TIMESTAMPTZ NOT NULL DEFAULT now())"
 )
-_INLINE, _STORED = "i", "r"  # the first character of a notification's payload
-_SEND_STORED = (
-    f"WITH gone AS (DELETE FROM teamchat_bus WHERE created_at < now() - interval"
-    f" '{KEEP_ROWS_SECS} seconds'), kept AS (INSERT INTO teamchat_bus (body) VALUES ($1)"
-    f" RETURNING id) SELECT pg_notify('{CHANNEL}', '{_STORED}' || kept.id)"
-)
+# The first character of a notification's payload: text, a row of the table, a boundary.
+_INLINE, _STORED, _BOUNDARY = "i", "r", "b"
+
+
+def _literal(text: str) -> str:
+    """`text` as an SQL string constant (dollar-quoted with a tag the text does not hold),
+    for the scripts below: they run as several statements, so they take no parameters."""
+    tag = "tc"
+    while f"${tag}$" in text:
+        tag = "tc" + secrets.token_hex(4)
+    return f"${tag}${text}${tag}$"
+
+
+def _send_sql(text: str) -> str:
+    """One statement sending `text`: inline, or through the table when too long."""
+    if len(text) <= INLINE_LIMIT and len(text.encode()) <= INLINE_LIMIT:
+        return f"SELECT pg_notify('{CHANNEL}', {_literal(_INLINE + text)})"
+    return (
+        f"WITH gone AS (DELETE FROM teamchat_bus WHERE created_at < now() - interval"
+        f" '{KEEP_ROWS_SECS} seconds'), kept AS (INSERT INTO teamchat_bus (body) VALUES"
+        f" ({_literal(text)}) RETURNING id) SELECT pg_notify('{CHANNEL}', '{_STORED}' || kept.id)"
+        f" FROM kept"
+    )
 
 
 class HasHooks(Protocol):
@@ -82,6 +100,7 @@ class PgBus:
         self._sender: asyncio.Task[None] | None = None
         self._incoming: deque[str] = deque()
         self._reader: asyncio.Task[None] | None = None
+        self._boundaries: dict[str, asyncio.Future[None]] = {}
         self.own_pid = -1  # the writer's backend: our own notifications
 
     def attach(self, collect: Collect, receive: Receive, lost: Lost) -> None:
@@ -97,23 +116,26 @@ class PgBus:
         return self._loose or any(body.has_after_commit() for body in bodies)
 
     async def announce(self, writer: Any) -> None:
-        """After COMMIT and the batch's hooks: send the text, release the lock."""
+        """After COMMIT and the batch's hooks: send the text, release the lock.
+
+        The notification is queued when its transaction commits, so the lock is released
+        only after that COMMIT (one script, one round trip): a batch of another process
+        cannot be announced in between."""
         self._loose = False
         text = self._collect() if self._collect is not None else None
         try:
             if text is None:
                 await writer.execute("SELECT pg_advisory_unlock($1)", LOCK_KEY)
-            elif len(text) <= INLINE_LIMIT and len(text.encode()) <= INLINE_LIMIT:
-                await writer.execute(
-                    f"SELECT pg_notify('{CHANNEL}', $1), pg_advisory_unlock($2)",
-                    _INLINE + text,
-                    LOCK_KEY,
-                )
             else:
-                await writer.execute(_SEND_STORED + ", pg_advisory_unlock($2) FROM kept",
-                                     text, LOCK_KEY)  # fmt: skip
+                send = _send_sql(text)
+                await writer.execute(
+                    f"BEGIN; {send}; COMMIT; SELECT pg_advisory_unlock({LOCK_KEY})"
+                )
         except Exception:
             log.exception("could not announce committed events to the other processes")
+            with suppress(Exception):
+                if writer.is_in_transaction():
+                    await writer.execute("ROLLBACK")
             await self.release(writer)
 
     @staticmethod
@@ -140,10 +162,7 @@ class PgBus:
             if text is None:
                 return
             try:
-                if len(text.encode()) <= INLINE_LIMIT:
-                    await writer.execute(f"SELECT pg_notify('{CHANNEL}', $1)", _INLINE + text)
-                else:
-                    await writer.execute(_SEND_STORED + " FROM kept", text)
+                await writer.execute(_send_sql(text))
             except Exception:
                 log.exception("could not announce events to the other processes")
 
@@ -152,8 +171,10 @@ class PgBus:
         """A notification on CHANNEL (asyncpg's listener callback)."""
         if pid == self.own_pid or self._receive is None:
             return
-        if not self._incoming and payload.startswith(_INLINE):
-            self._deliver(payload[1:])  # the usual case: at once, nothing ahead of it
+        if payload.startswith(_BOUNDARY) and payload[1:] not in self._boundaries:
+            return  # another process's
+        if not self._incoming and not payload.startswith(_STORED):
+            self._hand_on(payload, payload[1:])  # the usual case: nothing ahead of it
             return
         self._incoming.append(payload)
         if self._reader is None or self._reader.done():
@@ -169,20 +190,40 @@ class PgBus:
                 except Exception:
                     log.exception("could not read announced events (row %s)", payload[1:])
                     text = None
-                if text is None:
-                    self._incoming.popleft()
-                    self._missed(f"announced events (row {payload[1:]}) could not be read")
-                    continue
             self._incoming.popleft()
-            if text is not None:
-                self._deliver(text)
+            if text is None:
+                self._missed(f"announced events (row {payload[1:]}) could not be read")
+            else:
+                self._hand_on(payload, text)
 
-    def _deliver(self, text: str) -> None:
+    def _hand_on(self, payload: str, text: str) -> None:
+        if payload.startswith(_BOUNDARY):
+            heard = self._boundaries.get(text)
+            if heard is not None and not heard.done():
+                heard.set_result(None)
+            return
         assert self._receive is not None
         try:
             self._receive(text)
         except Exception:
             log.exception("could not deliver events announced by another process")
+
+    # -- a boundary in the stream ---------------------------------------------------------
+    @property
+    def attached(self) -> bool:
+        return self._receive is not None
+
+    def boundary(self) -> tuple[str, asyncio.Future[None]]:
+        """A new boundary: the SQL that sends it, and a future done once it was heard (every
+        announcement sent before it has then been handed on)."""
+        token = secrets.token_hex(8)
+        heard = self._boundaries[token] = asyncio.get_running_loop().create_future()
+        return f"SELECT pg_notify('{CHANNEL}', '{_BOUNDARY}{token}')", heard
+
+    def forget(self, heard: asyncio.Future[None]) -> None:
+        for token, future in list(self._boundaries.items()):
+            if future is heard:
+                del self._boundaries[token]
 
     def reconnected(self) -> None:
         """The LISTEN connection is back after a loss: announcements may have been missed."""

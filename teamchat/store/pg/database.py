@@ -52,6 +52,7 @@ T = TypeVar("T")
 _OUT_OF_RANGE = re.compile(r"out of int\d+ range")
 STATEMENT_CACHE_SIZE = 1024  # prepared statements per connection (asyncpg's LRU)
 RECONNECT_SECS = 1.0
+BOUNDARY_WAIT_SECS = 5.0
 _CHANGED_AND_LOCK = (
     "SELECT current_setting('teamchat.changed', true) FROM pg_advisory_lock($1) AS locked"
 )
@@ -408,6 +409,42 @@ class PgDatabase(BaseDatabase):
                 if not conn.is_closed():
                     await asyncio.shield(conn.execute("COMMIT"))
         finally:
+            self._idle_readers.put_nowait(conn)
+
+    @asynccontextmanager
+    async def read_in_step(self) -> AsyncIterator[Conn]:
+        """While announcements are held back (the advisory lock, shared), take the snapshot
+        and send a boundary; enter once the boundary is heard back."""
+        if not self._bus.attached or self._listener is None:
+            async with self.read() as conn:
+                yield conn
+            return
+        send_boundary, heard = self._bus.boundary()
+        conn = await self._idle_readers.get()
+        try:
+            if conn.is_in_transaction():
+                await _finish(conn.execute("ROLLBACK"))
+            memos = self._memos.start()
+            await _finish(conn.execute(f"SELECT pg_advisory_lock_shared({pg_bus.LOCK_KEY})"))
+            try:
+                await _finish(conn.execute(send_boundary))
+                await _finish(conn.execute("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY"))
+                await _finish(conn.execute("SELECT 1"))  # the snapshot is taken here
+            finally:
+                await asyncio.shield(
+                    conn.execute(f"SELECT pg_advisory_unlock_shared({pg_bus.LOCK_KEY})")
+                )
+            try:
+                await asyncio.wait_for(asyncio.shield(heard), BOUNDARY_WAIT_SECS)
+            except TimeoutError:
+                log.warning("a register's boundary was not heard back; going on without it")
+            try:
+                yield PgConn(conn, self._dialect, memos)
+            finally:
+                if not conn.is_closed():
+                    await asyncio.shield(conn.execute("COMMIT"))
+        finally:
+            self._bus.forget(heard)
             self._idle_readers.put_nowait(conn)
 
     def watcher(self, interval_secs: float) -> PgWatcher:
