@@ -157,7 +157,8 @@ class BaseDatabase:
     def read_in_step(self) -> AbstractAsyncContextManager[Conn]:
         """`read()`, whose snapshot is in step with the events of other server processes: on
         entry, the events of every change it holds have been received (see `bus()`), and the
-        events of every later change are received after. Used inside `writes_paused()`, it
+        events of every later change are received after, once the block first awaits: create
+        what must receive them (the queue) before that. Used inside `writes_paused()`, it
         gives register an exact boundary. With one process, it is `read()`."""
         return self.read()
 

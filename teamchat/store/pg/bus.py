@@ -20,6 +20,12 @@ Receiving. The LISTEN connection (`PgDatabase._listen`) hands each notification 
 in arrival order; one that must be read from the table holds back those after it until it
 is read. When the LISTEN connection was lost and comes back, notifications of the time in
 between are gone: `reconnected` tells the receiver so.
+
+A boundary (`PgDatabase.read_in_step`, for register): a process takes the lock in shared
+mode (no announcing batch commits meanwhile), sends a boundary notification, takes a
+snapshot and releases the lock. When its own boundary comes back, every announcement of a
+change in the snapshot has been handed on, and none of a later change; what arrives after
+it is held until the waiter has created its queue (`resume`).
 """
 
 from __future__ import annotations
@@ -101,6 +107,7 @@ class PgBus:
         self._incoming: deque[str] = deque()
         self._reader: asyncio.Task[None] | None = None
         self._boundaries: dict[str, asyncio.Future[None]] = {}
+        self._held = False  # a boundary was heard: hold what follows until `resume()`
         self.own_pid = -1  # the writer's backend: our own notifications
 
     def attach(self, collect: Collect, receive: Receive, lost: Lost) -> None:
@@ -173,15 +180,18 @@ class PgBus:
             return
         if payload.startswith(_BOUNDARY) and payload[1:] not in self._boundaries:
             return  # another process's
-        if not self._incoming and not payload.startswith(_STORED):
+        if not self._incoming and not self._held and not payload.startswith(_STORED):
             self._hand_on(payload, payload[1:])  # the usual case: nothing ahead of it
             return
         self._incoming.append(payload)
-        if self._reader is None or self._reader.done():
+        self._start_draining()
+
+    def _start_draining(self) -> None:
+        if self._incoming and not self._held and (self._reader is None or self._reader.done()):
             self._reader = asyncio.get_running_loop().create_task(self._drain())
 
     async def _drain(self) -> None:
-        while self._incoming:
+        while self._incoming and not self._held:
             payload = self._incoming[0]
             text: str | None = payload[1:]
             if payload.startswith(_STORED):
@@ -201,6 +211,7 @@ class PgBus:
             heard = self._boundaries.get(text)
             if heard is not None and not heard.done():
                 heard.set_result(None)
+                self._held = True  # until its waiter made what must be in step
             return
         assert self._receive is not None
         try:
@@ -219,6 +230,17 @@ class PgBus:
         token = secrets.token_hex(8)
         heard = self._boundaries[token] = asyncio.get_running_loop().create_future()
         return f"SELECT pg_notify('{CHANNEL}', '{_BOUNDARY}{token}')", heard
+
+    def resume(self) -> None:
+        """Hand on what arrived after a boundary (held since it was heard)."""
+        if self._held:
+            self._held = False
+            while self._incoming and not self._incoming[0].startswith(_STORED):
+                payload = self._incoming.popleft()
+                self._hand_on(payload, payload[1:])
+                if self._held:  # another boundary
+                    return
+            self._start_draining()
 
     def forget(self, heard: asyncio.Future[None]) -> None:
         for token, future in list(self._boundaries.items()):

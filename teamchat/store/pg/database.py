@@ -438,6 +438,9 @@ class PgDatabase(BaseDatabase):
                 await asyncio.wait_for(asyncio.shield(heard), BOUNDARY_WAIT_SECS)
             except TimeoutError:
                 log.warning("a register's boundary was not heard back; going on without it")
+            # Announcements after the boundary are held until the caller's first await: what
+            # it creates before that (the queue) gets them all.
+            asyncio.get_running_loop().call_soon(self._bus.resume)
             try:
                 yield PgConn(conn, self._dialect, memos)
             finally:
@@ -445,6 +448,7 @@ class PgDatabase(BaseDatabase):
                     await asyncio.shield(conn.execute("COMMIT"))
         finally:
             self._bus.forget(heard)
+            self._bus.resume()
             self._idle_readers.put_nowait(conn)
 
     def watcher(self, interval_secs: float) -> PgWatcher:
