@@ -15,7 +15,7 @@ from collections.abc import Callable, Iterable, Mapping
 import msgspec
 
 from teamchat.errors import BadEventQueueIdError
-from teamchat.events.internal import FOR_QUEUE
+from teamchat.events.internal import FOR_QUEUE, IF_CAPS
 from teamchat.events.queue import ClientCapabilities, EventQueue, Waiter
 from teamchat.events.types import Event, JsonDict
 from teamchat.lib.queue_ids import new_queue_id
@@ -162,11 +162,12 @@ class EventBroker:
     def publish_to_public_watchers(
         self, event: JsonDict, receivers: set[int], extra: JsonDict
     ) -> None:
-        """`publish` `event`, with `extra` merged, to the users with a live queue registered
-        with all_public_streams who are not among `receivers` (a process's own watchers)."""
+        """`publish` `event`, with `extra` merged, to the queues registered with
+        all_public_streams of the users not among `receivers` (this process's own)."""
         watchers = self._public_watchers.keys() - receivers
         if watchers:
-            self.publish(event, dict.fromkeys(sorted(watchers), extra))
+            payload = {**event, IF_CAPS: {"all_public_streams": True}}
+            self.publish(payload, dict.fromkeys(sorted(watchers), extra))
 
     async def get_events(
         self, queue: EventQueue, last_event_id: int | None, *, dont_block: bool

@@ -24,7 +24,6 @@ from teamchat.actions.messages.user_topics import (
 from teamchat.actions.people import guest_access
 from teamchat.actions.people.user_access import access_restricted, user_ids_who_can_access
 from teamchat.events import rules_messages as rules
-from teamchat.events.internal import IF_CAPS
 from teamchat.events.types_streams import StreamUpdateEvent
 from teamchat.lib import channels as ch
 from teamchat.lib import flags as fl
@@ -372,8 +371,7 @@ def _publish_to_all_public_streams_queues(
     """Queues registered with all_public_streams get public channel messages they were not
     sent (with no flags), like Zulip's all_public_streams clients."""
     extra = {"flags": [], rules.EMAIL_VISIBLE: False}
-    payload = {**event, IF_CAPS: {"all_public_streams": True}}
-    rt.broker.publish_to_public_watchers(payload, receivers, extra)
+    rt.broker.publish_to_public_watchers(event, receivers, extra)
 
 
 async def _email_visibility(tx: Tx, sender: UserRow, user_ids: list[int]) -> dict[int, bool]:
