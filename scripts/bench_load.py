@@ -30,6 +30,9 @@ less of its core than the driver expects, and this ratio moves far less than req
 Usage: python scripts/bench_load.py [--runs 3] [--secs 10] [--listeners 10,100,1000]
                                     [--queues 10000] [--rate 20] [--starts 7]
                                     [--bigorg 10000,1000,100] [--bigorg-keep PATH] [--no-browser]
+       python scripts/bench_load.py [--db postgresql://...] --processes 2
+           (sends and fan-out on SQLite, and on PostgreSQL with 1 and N processes: see
+           scripts/bench_processes.py)
 Needs wrk (Debian: apt-get install wrk).
 """
 
@@ -405,7 +408,19 @@ def main() -> None:
     )  # fmt: skip
     parser.add_argument("--bigorg-keep", type=Path, default=None, help="keep/reuse its database")
     parser.add_argument("--no-browser", action="store_true", help="skip the web client's load")
+    parser.add_argument("--db", default=None, help="postgresql://...: see bench_processes.py")
+    parser.add_argument("--processes", type=int, default=1, help="see bench_processes.py")
     args = parser.parse_args()
+    if args.db is not None or args.processes > 1:
+        # Several processes / PostgreSQL: SQLite (1 process) and PostgreSQL (1 and N) rows.
+        from scripts import bench_processes
+
+        counts = sorted({1, args.processes})
+        configs = ",".join(["sqlite:1", *(f"postgresql:{n}" for n in counts)])
+        more = ["--configs", configs, "--secs", str(args.secs), "--rate", str(args.rate)]
+        more += ["--db", args.db] if args.db else []
+        bench_processes.run(bench_processes.parser().parse_args(more))
+        return
     if shutil.which("wrk") is None:
         sys.exit("wrk is needed: apt-get install wrk")
     os.sched_setaffinity(0, {int(DRIVER_CORE)})

@@ -12,6 +12,7 @@ import msgspec
 
 from teamchat.config import Settings, bind_url
 from teamchat.events.broker import EventBroker, RecordingBroker
+from teamchat.events.shared import SharedBroker
 from teamchat.lib.outbound import OutboundClient, OutboundPolicy
 from teamchat.lib.password_guard import PasswordGuard
 from teamchat.lib.ratelimit import RateLimiter
@@ -97,14 +98,20 @@ class Runtime:
         db = open_database(settings.db_url or settings.db_path, settings.reader_connections)
         await db.open()
         if broker is None:
-            broker = EventBroker(
-                time.monotonic,
-                heartbeat_secs=settings.heartbeat_secs,
-                heartbeat_jitter_secs=settings.heartbeat_jitter_secs,
-                idle_timeout_secs=settings.queue_idle_timeout_secs,
-                max_idle_timeout_secs=settings.queue_max_idle_timeout_secs,
-                process=settings.process,
-            )
+            options: dict[str, Any] = {
+                "heartbeat_secs": settings.heartbeat_secs,
+                "heartbeat_jitter_secs": settings.heartbeat_jitter_secs,
+                "idle_timeout_secs": settings.queue_idle_timeout_secs,
+                "max_idle_timeout_secs": settings.queue_max_idle_timeout_secs,
+                "process": settings.process,
+            }
+            # A database several server processes can share carries each one's events to
+            # the others (PostgreSQL: LISTEN/NOTIFY); a SQLite file has one server process.
+            bus = db.bus()
+            if bus is not None:
+                broker = SharedBroker(time.monotonic, bus, **options)
+            else:
+                broker = EventBroker(time.monotonic, **options)
         rt = cls(db, broker, settings, clock)
         if not settings.external_url:
             async with db.read() as conn:

@@ -26,29 +26,29 @@ async def do_register(
     """Allocate a queue and read the initial state while no write can commit.
 
     Holding the writer lock makes every change either part of the state or an event in
-    the new queue, never both and never neither.
+    the new queue, never both and never neither; with several server processes, the
+    snapshot is in step with the events received from the others (`read_in_step`).
     """
-    async with rt.db.writes_paused():
+    async with rt.db.writes_paused(), rt.db.read_in_step() as conn:
         queue = rt.broker.allocate(user.id, caps, idle_timeout_secs)
-        async with rt.db.read() as conn:
-            realm = await store.realm.get_realm(conn)
-            if realm is None:
-                raise ZulipError("This database has no organization yet.")
-            state: JsonDict = {"queue_id": queue.queue_id, "last_event_id": -1}
-            ctx = StateContext(
-                rt=rt,
-                conn=conn,
-                realm=realm,
-                user=user,
-                caps=caps,
-                realm_url=realm_url,
-                state=state,
-            )
-            try:
-                await fetch_initial_state(ctx, fetch_event_types)
-            except BaseException:
-                rt.broker.delete(queue)
-                raise
+        realm = await store.realm.get_realm(conn)
+        if realm is None:
+            raise ZulipError("This database has no organization yet.")
+        state: JsonDict = {"queue_id": queue.queue_id, "last_event_id": -1}
+        ctx = StateContext(
+            rt=rt,
+            conn=conn,
+            realm=realm,
+            user=user,
+            caps=caps,
+            realm_url=realm_url,
+            state=state,
+        )
+        try:
+            await fetch_initial_state(ctx, fetch_event_types)
+        except BaseException:
+            rt.broker.delete(queue)
+            raise
     return state
 
 

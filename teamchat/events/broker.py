@@ -15,7 +15,7 @@ from collections.abc import Callable, Iterable, Mapping
 import msgspec
 
 from teamchat.errors import BadEventQueueIdError
-from teamchat.events.internal import FOR_QUEUE
+from teamchat.events.internal import FOR_QUEUE, IF_CAPS
 from teamchat.events.queue import ClientCapabilities, EventQueue, Waiter
 from teamchat.events.types import Event, JsonDict
 from teamchat.lib.queue_ids import new_queue_id
@@ -159,6 +159,16 @@ class EventBroker:
                 if body is not None:
                     queue.push_encoded(body)  # type: ignore[arg-type]
 
+    def publish_to_public_watchers(
+        self, event: JsonDict, receivers: set[int], extra: JsonDict
+    ) -> None:
+        """`publish` `event`, with `extra` merged, to the queues registered with
+        all_public_streams of the users not among `receivers` (this process's own)."""
+        watchers = self._public_watchers.keys() - receivers
+        if watchers:
+            payload = {**event, IF_CAPS: {"all_public_streams": True}}
+            self.publish(payload, dict.fromkeys(sorted(watchers), extra))
+
     async def get_events(
         self, queue: EventQueue, last_event_id: int | None, *, dont_block: bool
     ) -> list[bytes]:
@@ -257,7 +267,8 @@ class RecordingBroker(NullBroker):
     """A broker for CLI processes: it keeps what it would deliver, for the change log.
 
     `records` holds ("publish", payload, audience) and ("drop_queues", {"user_id": id}, {})
-    entries in publish order; audiences are {"users": [...]} or {"extras": {id: {...}}}.
+    entries in publish order; audiences are {"users": [...]}, {"extras": {id: {...}}} or
+    {"public_receivers": [...], "extra": {...}} (see `publish_to_public_watchers`).
     """
 
     def __init__(self) -> None:
@@ -275,6 +286,15 @@ class RecordingBroker(NullBroker):
     def drop_user_queues(self, user_id: int) -> None:
         self.records.append(("drop_queues", {"user_id": user_id}, {}))
 
+    def publish_to_public_watchers(
+        self, event: JsonDict, receivers: set[int], extra: JsonDict
+    ) -> None:
+        shape: JsonDict = {
+            "public_receivers": sorted(receivers),
+            "extra": msgspec.to_builtins(extra),
+        }
+        self.records.append(("publish", msgspec.to_builtins(event), shape))
+
     def take(self) -> list[tuple[str, JsonDict, JsonDict]]:
         """Return the records so far and forget them."""
         records, self.records = self.records, []
@@ -285,6 +305,13 @@ def replay(broker: EventBroker, kind: str, payload: JsonDict, audience: JsonDict
     """Deliver one RecordingBroker record through `broker` (the server's)."""
     if kind == "drop_queues":
         broker.drop_user_queues(int(payload["user_id"]))  # type: ignore[call-overload]
+        return
+    if "public_receivers" in audience:
+        receivers = {int(uid) for uid in audience["public_receivers"]}  # type: ignore[attr-defined]
+        extra = audience.get("extra")
+        broker.publish_to_public_watchers(
+            payload, receivers, extra if isinstance(extra, dict) else {}
+        )
         return
     extras = audience.get("extras")
     if isinstance(extras, dict):

@@ -1,5 +1,6 @@
 """The change log: events that processes without live queues (the CLI) leave for the
-running server, which publishes and then prunes them. Rows, not meaning: the store does not
+running server processes, each of which publishes the rows after its own cursor. Rows are
+dropped by age only (several processes may read them). Rows, not meaning: the store does not
 know what an event is.
 """
 
@@ -9,7 +10,7 @@ from teamchat.records import ChangeLogRow
 from teamchat.store.db import Conn, Row, Tx
 
 _COLUMNS = "id, kind, payload_json, audience_json, created_at"
-# Rows nobody published (no server was running) are dropped after this long.
+# Rows are dropped after this long (every running server has published them by then).
 STALE_AFTER_SECS = 3600.0
 
 
@@ -24,7 +25,7 @@ def _row(row: Row) -> ChangeLogRow:
 
 
 async def append(tx: Tx, entries: list[tuple[str, str, str]], now: float) -> None:
-    """Append (kind, payload_json, audience_json) entries; drop stale unpublished rows."""
+    """Append (kind, payload_json, audience_json) entries; drop stale rows."""
     await tx.execute("DELETE FROM change_log WHERE created_at < ?", (now - STALE_AFTER_SECS,))
     await tx.executemany(
         "INSERT INTO change_log (kind, payload_json, audience_json, created_at) "
@@ -45,8 +46,3 @@ async def last_id(conn: Conn) -> int:
     """The newest row's id (0 when empty)."""
     row = await conn.fetchone("SELECT coalesce(max(id), 0) FROM change_log")
     return int(row[0]) if row is not None else 0
-
-
-async def prune(tx: Tx, up_to_id: int) -> None:
-    """Forget rows up to `up_to_id` (published)."""
-    await tx.execute("DELETE FROM change_log WHERE id <= ?", (up_to_id,))

@@ -119,6 +119,9 @@ class Tx(Conn):
         """Run `hook` after COMMIT, in commit order; dropped on rollback."""
         self._after_commit.append(hook)
 
+    def has_after_commit(self) -> bool:
+        return bool(self._after_commit)
+
     def run_after_commit(self) -> None:
         hooks, self._after_commit = self._after_commit, []
         for hook in hooks:
@@ -161,6 +164,14 @@ class BaseDatabase:
         """A read-only snapshot."""
         raise NotImplementedError
 
+    def read_in_step(self) -> AbstractAsyncContextManager[Conn]:
+        """`read()`, whose snapshot is in step with the events of other server processes: on
+        entry, the events of every change it holds have been received (see `bus()`), and the
+        events of every later change are received after, once the block first awaits: create
+        what must receive them (the queue) before that. Used inside `writes_paused()`, it
+        gives register an exact boundary. With one process, it is `read()`."""
+        return self.read()
+
     def writes_paused(self) -> AbstractAsyncContextManager[None]:
         """Hold this process's writer: no transaction commits (and no event publishes)."""
         raise NotImplementedError
@@ -172,6 +183,23 @@ class BaseDatabase:
     def watcher(self, interval_secs: float) -> ChangeWatcher:
         """A watcher of other processes' commits (not yet opened)."""
         raise NotImplementedError
+
+    def bus(self) -> ProcessBus | None:
+        """How this process's server announces text to the other server processes on the
+        same database, in commit order (None: a backend served by one process)."""
+        return None
+
+
+class ProcessBus(Protocol):
+    """Text announced by one server process to the others (see `store/pg/bus.py`)."""
+
+    def attach(
+        self,
+        collect: Callable[[], str | None],
+        receive: Callable[[str], None],
+        lost: Callable[[], None],
+    ) -> None: ...
+    def send_soon(self) -> None: ...
 
 
 class ChangeWatcher(Protocol):

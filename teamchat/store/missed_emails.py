@@ -34,8 +34,18 @@ async def pending_for(conn: Conn, user_id: int) -> list[tuple[int, str, str]]:
     return [(int(row[0]), str(row[1]), str(row[2])) for row in rows]
 
 
-async def forget(tx: Tx, user_id: int, message_ids: Sequence[int]) -> None:
-    await tx.executemany(
-        "DELETE FROM missed_message_email WHERE user_id = ? AND message_id = ?",
-        [(user_id, message_id) for message_id in message_ids],
-    )
+async def claim(tx: Tx, user_id: int, message_ids: Sequence[int]) -> set[int]:
+    """Forget the user's queued rows of `message_ids`; the ids this call removed (another
+    server process on the same database may have taken some already)."""
+    claimed: set[int] = set()
+    ids = list(message_ids)
+    for start in range(0, len(ids), 500):
+        chunk = ids[start : start + 500]
+        marks = ", ".join("?" * len(chunk))
+        rows = await tx.fetchall(
+            f"DELETE FROM missed_message_email WHERE user_id = ? AND message_id IN ({marks})"
+            " RETURNING message_id",
+            (user_id, *chunk),
+        )
+        claimed.update(int(row[0]) for row in rows)
+    return claimed

@@ -104,5 +104,7 @@ async def update(tx: Tx, scheduled: ScheduledMessageRow) -> None:
     )
 
 
-async def delete(tx: Tx, scheduled_id: int) -> None:
-    await tx.execute("DELETE FROM scheduled_message WHERE id = ?", (scheduled_id,))
+async def delete(tx: Tx, scheduled_id: int) -> bool:
+    """Delete the row; False when it was gone already (another server process sent it)."""
+    sql = "DELETE FROM scheduled_message WHERE id = ?"
+    return await tx.execute_rowcount(sql, (scheduled_id,)) > 0

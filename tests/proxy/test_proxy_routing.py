@@ -2,14 +2,16 @@
 (and, for the routing and the kill, behind the HAProxy sections `proxy-config haproxy`
 prints): every event queue request reaches the process that holds the queue.
 
-The shared PostgreSQL store is not merged yet, so the two processes run on copies of one
-prepared SQLite database: they know the same organization, people and API keys, but what one
-process stores the other never sees, and events do not cross processes. What is tested here
-is the routing alone: registering through nginx lands on both processes, and every GET
-/events (plain, long-polled, the official client's), DELETE /events (queue id in the query
-string or in a form body, which the process that receives it forwards to the queue's own
-process) reaches the queue's process; a process killed with kill -9 sends its clients to a
-living process, where they register again and carry on.
+The two processes here run on copies of one prepared SQLite database (quick to start, no
+PostgreSQL needed): they know the same organization, people and API keys, but what one
+process stores the other never sees, and events do not cross processes. Processes sharing
+one PostgreSQL database, with events crossing between them, are tested in
+test_processes_on_postgresql.py. What is tested here is the routing alone: registering
+through nginx lands on both processes, and every GET /events (plain, long-polled, the
+official client's), DELETE /events (queue id in the query string or in a form body, which
+the process that receives it forwards to the queue's own process) reaches the queue's
+process; a process killed with kill -9 sends its clients to a living process, where they
+register again and carry on.
 """
 
 from __future__ import annotations

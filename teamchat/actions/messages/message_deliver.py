@@ -25,7 +25,6 @@ from teamchat.actions.messages.user_topics import (
 from teamchat.actions.people import guest_access
 from teamchat.actions.people.user_access import access_restricted, user_ids_who_can_access
 from teamchat.events import rules_messages as rules
-from teamchat.events.internal import IF_CAPS
 from teamchat.events.types_streams import StreamUpdateEvent
 from teamchat.lib import channels as ch
 from teamchat.lib import flags as fl
@@ -372,13 +371,8 @@ def _publish_to_all_public_streams_queues(
 ) -> None:
     """Queues registered with all_public_streams get public channel messages they were not
     sent (with no flags), like Zulip's all_public_streams clients."""
-    watchers = rt.broker.public_stream_watchers()
-    extra = {
-        user_id: {"flags": [], rules.EMAIL_VISIBLE: False}
-        for user_id in sorted(watchers - receivers)
-    }
-    if extra:
-        rt.broker.publish({**event, IF_CAPS: {"all_public_streams": True}}, extra)
+    extra = {"flags": [], rules.EMAIL_VISIBLE: False}
+    rt.broker.publish_to_public_watchers(event, receivers, extra)
 
 
 async def _email_visibility(tx: Tx, sender: UserRow, user_ids: list[int]) -> dict[int, bool]:

@@ -80,9 +80,14 @@ async def send_missed_emails(rt: Runtime, user_id: int) -> int:
     """Email the user's still-unread queued messages (one email per conversation); forget
     the queue. Return how many emails were sent."""
     async with rt.db.read() as conn:
-        user = await store.users.get_user_by_id(conn, user_id)
         pending = await queue_store.pending_for(conn, user_id)
-        ids = [message_id for message_id, _, _ in pending]
+    # Taken off the queue before sending: when several server processes share the
+    # database, each queued message is emailed by the one that took it.
+    async with rt.db.write() as tx:
+        claimed = await queue_store.claim(tx, user_id, [m for m, _, _ in pending])
+    ids = [message_id for message_id, _, _ in pending if message_id in claimed]
+    async with rt.db.read() as conn:
+        user = await store.users.get_user_by_id(conn, user_id)
         flags = await flag_store.user_flags(conn, user_id, ids)
         messages = await message_store.list_messages(conn, ids)
         unread = [m for m in messages if m.id in flags and not flags[m.id] & fl.READ]
@@ -94,8 +99,6 @@ async def send_missed_emails(rt: Runtime, user_id: int) -> int:
             sent += await send_email(
                 rt.settings, to=user.delivery_email, subject=subject, body=body
             )
-    async with rt.db.write() as tx:
-        await queue_store.forget(tx, user_id, ids)
     return sent
 
 

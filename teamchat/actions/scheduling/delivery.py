@@ -85,7 +85,10 @@ def _leave_queue(rt: Runtime, row: ScheduledMessageRow) -> Callable[[Tx], Awaita
     async def leave(tx: Tx) -> None:
         if await scheduled_store.get(tx, row.id) != row:
             raise _Superseded
-        await scheduled_store.delete(tx, row.id)
+        # Several server processes on one database all run the scheduler: whichever deletes
+        # the row sends the message (the other waited for its row lock, then deletes nothing).
+        if not await scheduled_store.delete(tx, row.id):
+            raise _Superseded
         if row.delivery_type == reminders.REMIND:
             reminders.publish_remove(rt, tx, row)
         else:

@@ -13,7 +13,8 @@ before COMMIT (our own commits bump those tables' versions once COMMIT returns),
 tables other processes changed as soon as the notification arrives (the delay a cached value
 can outlive another process's change by: the notification's trip, typically well under a
 millisecond on one machine, plus however long this process's event loop is busy). While
-that connection is down, `versions()` is None and caches read the database.
+that connection is down, `versions()` is None and caches read the database. The same
+connection hears other processes' events, and `_commit` announces ours: see `pg/bus.py`.
 """
 
 from __future__ import annotations
@@ -23,7 +24,7 @@ import logging
 import re
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager, suppress
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import asyncpg  # type: ignore[import-untyped]
 
@@ -39,14 +40,22 @@ from teamchat.store.conn import (
     Tx,
 )
 from teamchat.store.memos import Memos
+from teamchat.store.pg import bus as pg_bus
 from teamchat.store.pg import schema
 from teamchat.store.pg.dialect import PgDialect, rowcount
+
+if TYPE_CHECKING:
+    from teamchat.store.pg.watcher import PgWatcher
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
 _OUT_OF_RANGE = re.compile(r"out of int\d+ range")
 STATEMENT_CACHE_SIZE = 1024  # prepared statements per connection (asyncpg's LRU)
 RECONNECT_SECS = 1.0
+BOUNDARY_WAIT_SECS = 5.0
+_CHANGED_AND_LOCK = (
+    "SELECT current_setting('teamchat.changed', true) FROM pg_advisory_lock($1) AS locked"
+)
 
 
 def _translate_error(exc: BaseException, sql: str = "") -> BaseException:
@@ -214,6 +223,21 @@ class PgDatabase(BaseDatabase):
         self._own_pids: set[int] = set()
         # Commits by other processes heard of (the change-log watcher polls this).
         self.others_commits = 0
+        self._bus = pg_bus.PgBus(self._locked_writer, lambda: self._batch is not None,
+                                 self._read_announced)  # fmt: skip
+
+    def bus(self) -> pg_bus.PgBus:
+        return self._bus
+
+    @asynccontextmanager
+    async def _locked_writer(self) -> AsyncIterator[Any]:
+        async with self._write_lock:
+            yield self._writer
+
+    async def _read_announced(self, row_id: int) -> str | None:
+        async with self.read() as conn:
+            row = await conn.fetchone("SELECT body FROM teamchat_bus WHERE id = ?", (row_id,))
+        return None if row is None else str(row[0])
 
     def describe(self) -> str:
         return redact(self.url)
@@ -247,6 +271,7 @@ class PgDatabase(BaseDatabase):
             raise
         self._writer = writer
         self._own_pids.add(writer.get_server_pid())
+        self._bus.own_pid = writer.get_server_pid()
         for _ in range(self._reader_count):
             reader = await self._connect()
             self._readers.append(reader)
@@ -254,12 +279,15 @@ class PgDatabase(BaseDatabase):
         await self._listen()
         self._listen_task = asyncio.get_running_loop().create_task(self._keep_listening())
 
-    async def _listen(self) -> None:
+    async def _listen(self, again: bool = False) -> None:
         listener = await self._connect()
         listener.add_termination_listener(self._listener_lost)
         await listener.add_listener(schema.CHANNEL, self._notified)
+        await listener.add_listener(pg_bus.CHANNEL, self._bus.heard)
         self._listener = listener
         self._bump(set(self._versions))  # whatever happened while we were not listening
+        if again:
+            self._bus.reconnected()
 
     def _listener_lost(self, _conn: Any) -> None:
         self._listener = None
@@ -277,11 +305,12 @@ class PgDatabase(BaseDatabase):
             if self._listener is None or self._listener.is_closed():
                 self._listener = None
                 try:
-                    await self._listen()
+                    await self._listen(again=True)
                 except (OSError, asyncpg.PostgresError, asyncpg.InterfaceError):
                     log.warning("cannot listen for other processes' changes; retrying")
 
     async def close(self) -> None:
+        await self._bus.close()
         while self._committers:
             await asyncio.gather(*self._committers, return_exceptions=True)
         if self._listen_task is not None:
@@ -339,11 +368,14 @@ class PgDatabase(BaseDatabase):
             self._batch = None
             self._savepoints = 0
             changed: set[str] = set()
+            announce = self._bus.must_announce(batch.bodies)
             try:
-                await asyncio.shield(self._commit_now(writer, changed))
+                await asyncio.shield(self._commit_now(writer, changed, announce))
             except BaseException as exc:
                 if not writer.is_closed() and writer.is_in_transaction():
                     await writer.execute("ROLLBACK")
+                if announce:
+                    await self._bus.release(writer)
                 self._bump(changed)  # the COMMIT may have happened before the failure
                 batch.committed.set_exception(_translate_error(exc))
                 batch.committed.exception()  # retrieved: callers may all have gone
@@ -352,10 +384,15 @@ class PgDatabase(BaseDatabase):
             for tx in batch.bodies:
                 tx.run_after_commit()  # committed: publish even if a request went away
             batch.committed.set_result(None)
+            if announce:  # to the other processes, in commit order (see pg/bus.py)
+                await asyncio.shield(self._bus.announce(writer))
 
     @staticmethod
-    async def _commit_now(writer: Any, changed: set[str]) -> None:
-        noted = await writer.fetchval("SELECT current_setting('teamchat.changed', true)")
+    async def _commit_now(writer: Any, changed: set[str], lock: bool) -> None:
+        if lock:
+            noted = await writer.fetchval(_CHANGED_AND_LOCK, pg_bus.LOCK_KEY)
+        else:
+            noted = await writer.fetchval("SELECT current_setting('teamchat.changed', true)")
         changed.update(t for t in (noted or "").split(",") if t)
         await writer.execute("COMMIT")
 
@@ -386,48 +423,50 @@ class PgDatabase(BaseDatabase):
         finally:
             self._idle_readers.put_nowait(conn)
 
+    @asynccontextmanager
+    async def read_in_step(self) -> AsyncIterator[Conn]:
+        """While announcements are held back (the advisory lock, shared), take the snapshot
+        and send a boundary; enter once the boundary is heard back."""
+        if not self._bus.attached or self._listener is None:
+            async with self.read() as conn:
+                yield conn
+            return
+        send_boundary, heard = self._bus.boundary()
+        conn = await self._idle_readers.get()
+        try:
+            if conn.is_in_transaction():
+                await _finish(conn.execute("ROLLBACK"))
+            memos = self._memos.start()
+            await _finish(conn.execute(f"SELECT pg_advisory_lock_shared({pg_bus.LOCK_KEY})"))
+            try:
+                await _finish(conn.execute(send_boundary))
+                await _finish(conn.execute("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY"))
+                await _finish(conn.execute("SELECT 1"))  # the snapshot is taken here
+            finally:
+                await asyncio.shield(
+                    conn.execute(f"SELECT pg_advisory_unlock_shared({pg_bus.LOCK_KEY})")
+                )
+            try:
+                await asyncio.wait_for(asyncio.shield(heard), BOUNDARY_WAIT_SECS)
+            except TimeoutError:
+                log.warning("a register's boundary was not heard back; going on without it")
+            # Announcements after the boundary are held until the caller's first await: what
+            # it creates before that (the queue) gets them all.
+            asyncio.get_running_loop().call_soon(self._bus.resume)
+            try:
+                yield PgConn(conn, self._dialect, memos)
+            finally:
+                if not conn.is_closed():
+                    await asyncio.shield(conn.execute("COMMIT"))
+        finally:
+            self._bus.forget(heard)
+            self._bus.resume()
+            self._idle_readers.put_nowait(conn)
+
     def watcher(self, interval_secs: float) -> PgWatcher:
+        from teamchat.store.pg.watcher import PgWatcher
+
         return PgWatcher(self, interval_secs)
 
 
-Listener = Callable[[], Awaitable[object]]
-
-
-class PgWatcher:
-    """The change-log watcher's interface (see `store/watcher.py`) on PostgreSQL: listeners
-    run after another process committed to a notifying table (LISTEN, via the database)."""
-
-    def __init__(self, db: PgDatabase, interval_secs: float) -> None:
-        self._db = db
-        self.interval_secs = interval_secs
-        self._listeners: list[Listener] = []
-        self._seen = -1
-
-    def add_listener(self, listener: Listener) -> None:
-        self._listeners.append(listener)
-
-    async def open(self) -> None:
-        self._seen = self._db.others_commits
-
-    async def close(self) -> None:
-        return None
-
-    async def check(self) -> bool:
-        seen = self._db.others_commits
-        if seen == self._seen:
-            return False
-        for listener in self._listeners:
-            await listener()
-        self._seen = seen
-        return True
-
-    async def run(self) -> None:
-        while True:
-            await asyncio.sleep(self.interval_secs)
-            try:
-                await self.check()
-            except Exception:
-                log.exception("change watcher listener failed")
-
-
-__all__ = ["PgDatabase", "PgWatcher"]
+__all__ = ["PgDatabase"]

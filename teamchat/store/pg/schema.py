@@ -26,6 +26,7 @@ from teamchat.store.migrations import (
     SCHEMA_VERSION,
     NotOurDatabaseError,
 )
+from teamchat.store.pg.bus import TABLE_SQL as BUS_TABLE_SQL
 
 # Tables whose commits other processes hear of (LISTEN teamchat_changed): the watched ones,
 # and the change log (events the CLI leaves for running servers).
@@ -138,6 +139,7 @@ async def migrate(conn: Any) -> int:
         await conn.execute("UPDATE teamchat_schema SET version = $1", SCHEMA_VERSION)
         await conn.execute(_DEFERRABLE_KEYS)
         await conn.execute(_triggers())
+        await conn.execute(BUS_TABLE_SQL)  # not a numbered step: see pg/bus.py
     return SCHEMA_VERSION
 
 
