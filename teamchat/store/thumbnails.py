@@ -60,8 +60,10 @@ async def insert_thumbnail(
     data: bytes,
 ) -> None:  # fmt: skip
     await tx.execute(
-        "INSERT OR REPLACE INTO image_thumbnail"
-        " (attachment_id, name, content_type, width, height, data) VALUES (?, ?, ?, ?, ?, ?)",
+        "INSERT INTO image_thumbnail"
+        " (attachment_id, name, content_type, width, height, data) VALUES (?, ?, ?, ?, ?, ?)"
+        " ON CONFLICT (attachment_id, name) DO UPDATE SET content_type = excluded.content_type,"
+        " width = excluded.width, height = excluded.height, data = excluded.data",
         (attachment_id, name, content_type, width, height, data),
     )
 
