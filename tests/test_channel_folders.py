@@ -7,6 +7,7 @@ from collections.abc import Callable
 
 import pytest
 
+from tests.support import rawdb
 from tests.support.api import Api, assert_error
 from tests.support.org import Watcher
 from tests.test_events import check_event_schema
@@ -163,8 +164,6 @@ def test_update_and_reorder_errors(owner: Api) -> None:
 
 
 def test_a_folder_with_channels_cannot_be_archived(owner: Api, server) -> None:  # type: ignore[no-untyped-def]
-    import sqlite3
-
     folder_id = owner.ok("POST", "/channel_folders/create", name=folder_name(), description="")[
         "channel_folder_id"
     ]
@@ -172,12 +171,10 @@ def test_a_folder_with_channels_cannot_be_archived(owner: Api, server) -> None: 
     owner.ok("POST", "/users/me/subscriptions", subscriptions=[{"name": name}])
     stream_id = owner.ok("GET", "/get_stream_id", stream=name)["stream_id"]
     # Putting a channel in a folder is the channels area's API; set the column directly.
-    with sqlite3.connect(server.db) as conn:
-        conn.execute("UPDATE stream SET folder_id = ? WHERE id = ?", (folder_id, stream_id))
+    rawdb.query(server.db, "UPDATE stream SET folder_id = ? WHERE id = ?", (folder_id, stream_id))
     assert_error(
         owner.patch(f"/channel_folders/{folder_id}", is_archived=True),
         "You need to remove all the channels from this folder to archive it.",
     )
-    with sqlite3.connect(server.db) as conn:
-        conn.execute("UPDATE stream SET folder_id = NULL WHERE id = ?", (stream_id,))
+    rawdb.query(server.db, "UPDATE stream SET folder_id = NULL WHERE id = ?", (stream_id,))
     owner.ok("PATCH", f"/channel_folders/{folder_id}", is_archived=True)

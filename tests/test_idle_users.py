@@ -9,14 +9,13 @@ with an ordinary request and compares everything they see with their twin's.
 
 from __future__ import annotations
 
-import asyncio
-import sqlite3
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 from tests.ops.test_export import check_export
 from tests.ops.zulip_import_expectations import FLAG_BITS
+from tests.support import rawdb
 from tests.support.api import Api, JsonDict
 from tests.support.channels import stream_id, subscribe, unique_name
 from tests.support.server import ServerProcess, cli
@@ -35,20 +34,11 @@ def _send(api: Api, channel: str, content: str, topic: str = "idle") -> int:
 
 def _rows(server: ServerProcess, user_id: int, since: int) -> set[int]:
     """Message ids of the user's written-out user_message rows from `since` on."""
-    sql = "SELECT message_id FROM user_message WHERE user_id = {} AND message_id >= {}"
-    if isinstance(server.db, str):  # PostgreSQL
-        import asyncpg  # type: ignore[import-untyped]
-
-        async def fetch() -> list[Any]:
-            conn = await asyncpg.connect(server.db)
-            try:
-                return list(await conn.fetch(sql.format("$1", "$2"), user_id, since))
-            finally:
-                await conn.close()
-
-        return {int(r[0]) for r in asyncio.run(fetch())}
-    with sqlite3.connect(f"file:{server.db}?mode=ro", uri=True) as conn:
-        rows = conn.execute(sql.format("?", "?"), (user_id, since)).fetchall()
+    rows = rawdb.query(
+        server.db,
+        "SELECT message_id FROM user_message WHERE user_id = ? AND message_id >= ?",
+        (user_id, since),
+    )
     return {int(r[0]) for r in rows}
 
 
@@ -268,8 +258,7 @@ def test_people_away_for_days_become_idle_once(start_server: Callable[..., Serve
         channel = unique_name("idle-days")
         subscribe(owner, channel, principals=[_uid(p) for p in people])
         # Bob joined long ago and never showed presence; everyone else joined today.
-        with sqlite3.connect(proc.db) as conn:
-            conn.execute("UPDATE users SET date_joined = 0 WHERE id = ?", (_uid(bob),))
+        rawdb.query(proc.db, "UPDATE users SET date_joined = 0 WHERE id = ?", (_uid(bob),))
         assert "1 people made idle" in cli(proc.db, "admin", "mark-idle", "--days", "30").stdout
         missed = _send(alice, channel, "while Bob is away")
         assert missed not in _rows(proc, _uid(bob), missed)

@@ -6,12 +6,11 @@ sends it."""
 from __future__ import annotations
 
 import re
-import sqlite3
 import time
 
 import pytest
 
-from tests.support import web
+from tests.support import rawdb, web
 from tests.support.api import Api
 from tests.support.channels import default_stream_ids
 from tests.support.org import Watcher, user_with_role
@@ -103,8 +102,7 @@ def test_an_email_invitation_without_defaults_joins_only_its_channels(
             stream_ids=[chosen],
             include_realm_default_subscriptions=False,
         )
-        with sqlite3.connect(server.db) as conn:
-            (key,) = conn.execute("SELECT key FROM invitation WHERE email = ?", (email,)).fetchone()
+        key = rawdb.value(server.db, "SELECT key FROM invitation WHERE email = ?", (email,))
         with sign_up(server, f"{server.url}/join/{key}/", email) as newcomer:
             assert subscribed_ids(newcomer) == {chosen}
             new_id = int(newcomer.ok("GET", "/users/me")["user_id"])
@@ -126,8 +124,7 @@ def test_an_email_invitation_with_defaults_joins_them(server: ServerProcess, adm
             stream_ids=[],
             include_realm_default_subscriptions=True,
         )
-        with sqlite3.connect(server.db) as conn:
-            (key,) = conn.execute("SELECT key FROM invitation WHERE email = ?", (email,)).fetchone()
+        key = rawdb.value(server.db, "SELECT key FROM invitation WHERE email = ?", (email,))
         # A channel made default after the invitation was sent counts too: the defaults are
         # read when the person signs up.
         later = channel(admin, f"later default {stamp}")
@@ -175,8 +172,7 @@ def test_a_new_account_finds_its_channels_recent_history(server: ServerProcess, 
     email = f"history{stamp}@example.com"
     admin.ok("POST", "/invites", invitee_emails=email, stream_ids=[public, *ids.values()],
              include_realm_default_subscriptions=False)  # fmt: skip
-    with sqlite3.connect(server.db) as conn:
-        (key,) = conn.execute("SELECT key FROM invitation WHERE email = ?", (email,)).fetchone()
+    key = rawdb.value(server.db, "SELECT key FROM invitation WHERE email = ?", (email,))
     with sign_up(server, f"{server.url}/join/{key}/", email) as newcomer:
 
         def history(stream_id: int) -> list[dict[str, object]]:

@@ -3,14 +3,13 @@
 from __future__ import annotations
 
 import re
-import sqlite3
 import time
 from collections.abc import Callable
 
 import httpx
 import pytest
 
-from tests.support import web
+from tests.support import rawdb, web
 from tests.support.api import Api, assert_error, assert_success
 from tests.support.org import Watcher, user_with_role
 from tests.support.server import ServerProcess
@@ -136,10 +135,11 @@ def test_channels_groups_and_welcome_text(
         "welcome_message_custom_text is too long (limit: 8000 characters)",
     )
     link = admin.ok("POST", "/invites/multiuse", welcome_message_custom_text="Hi!")["invite_link"]
-    with sqlite3.connect(server.db) as conn:
-        stored = conn.execute(
-            "SELECT welcome_message_custom_text FROM invitation WHERE key = ?", (key_of(link),)
-        ).fetchone()
+    stored = rawdb.one(
+        server.db,
+        "SELECT welcome_message_custom_text FROM invitation WHERE key = ?",
+        (key_of(link),),
+    )
     assert stored == ("Hi!",)
 
 
@@ -155,10 +155,11 @@ def test_non_admins_welcome_text_is_always_null(server: ServerProcess, owner: Ap
         ]
     finally:
         owner.ok("PATCH", "/realm", create_multiuse_invite_group={"new": admins_id})
-    with sqlite3.connect(server.db) as conn:
-        stored = conn.execute(
-            "SELECT welcome_message_custom_text FROM invitation WHERE key = ?", (key_of(link),)
-        ).fetchone()
+    stored = rawdb.one(
+        server.db,
+        "SELECT welcome_message_custom_text FROM invitation WHERE key = ?",
+        (key_of(link),),
+    )
     assert stored == (None,)
 
 
@@ -222,10 +223,11 @@ def test_revoked_and_expired_links_show_a_clear_page(server: ServerProcess, admi
     assert tried.status_code == 404 and "revoked" in tried.text
     expiring = admin.ok("POST", "/invites/multiuse", invite_expires_in_minutes=5)["invite_link"]
     the_id = invite_id(admin, expiring)
-    with sqlite3.connect(server.db) as conn:  # let five minutes pass
-        conn.execute(
-            "UPDATE invitation SET expiry_date = ? WHERE id = ?", (int(time.time()) - 1, the_id)
-        )
+    rawdb.query(  # let five minutes pass
+        server.db,
+        "UPDATE invitation SET expiry_date = ? WHERE id = ?",
+        (int(time.time()) - 1, the_id),
+    )
     page = httpx.get(expiring, timeout=30)
     assert page.status_code == 404 and "expired" in page.text
     assert the_id not in [i["id"] for i in admin.ok("GET", "/invites")["invites"]]

@@ -3,11 +3,10 @@ and per client IP; the old-password check of PATCH /settings counts against the 
 
 from __future__ import annotations
 
-import sqlite3
-
 from teamchat.actions.people.password_checks import client_limit_key
 from teamchat.lib.ratelimit import SWEEP_AT_KEYS, RateLimiter
 from tests.conftest import TEST_PASSWORD, unique_email
+from tests.support import rawdb
 from tests.support.api import Api, assert_error, assert_success
 from tests.support.server import ServerProcess
 
@@ -29,14 +28,12 @@ def assert_limited(response) -> None:  # type: ignore[no-untyped-def]
 
 
 def password_hash(proc: ServerProcess, email: str) -> str:
-    with sqlite3.connect(proc.db) as conn:
-        query = "SELECT password_hash FROM users WHERE delivery_email = ?"
-        return str(conn.execute(query, (email,)).fetchone()[0])
+    query = "SELECT password_hash FROM users WHERE delivery_email = ?"
+    return str(rawdb.value(proc.db, query, (email,)))
 
 
 def realm_host(proc: ServerProcess) -> str:
-    with sqlite3.connect(proc.db) as conn:
-        return str(conn.execute("SELECT host FROM realm").fetchone()[0])
+    return str(rawdb.value(proc.db, "SELECT host FROM realm"))
 
 
 def member(proc: ServerProcess) -> tuple[str, int, str]:

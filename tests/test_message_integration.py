@@ -4,9 +4,9 @@ users, user group mentions, channel folders and Markdown channel descriptions.""
 from __future__ import annotations
 
 import itertools
-import sqlite3
 from collections.abc import Callable
 
+from tests.support import rawdb
 from tests.support.api import Api, assert_error
 from tests.support.channels import Queue, stream_id, subscribe, unique_name
 from tests.support.realm_emoji import upload_ok
@@ -72,14 +72,16 @@ def test_alert_words_and_muted_senders(server: ServerProcess, make_user: MakeUse
     alice, bob, carol = make_user("Alice Alert"), make_user("Bob Alert"), make_user("Carol Alert")
     name = unique_name("Alerts")
     subscribe(bob, name, principals=[alice.user_id, bob.user_id, carol.user_id])  # type: ignore[attr-defined]
-    with sqlite3.connect(server.db) as db:
-        db.execute(
-            "INSERT INTO alert_word (user_id, word) VALUES (?, 'pineapple')", (alice.user_id,)
-        )  # type: ignore[attr-defined]
-        db.execute(
-            "INSERT INTO muted_user (user_id, muted_user_id, date_muted) VALUES (?, ?, 0)",
-            (carol.user_id, bob.user_id),
-        )  # type: ignore[attr-defined]
+    rawdb.query(
+        server.db,
+        "INSERT INTO alert_word (user_id, word) VALUES (?, 'pineapple')",
+        (alice.user_id,),  # type: ignore[attr-defined]
+    )
+    rawdb.query(
+        server.db,
+        "INSERT INTO muted_user (user_id, muted_user_id, date_muted) VALUES (?, ?, 0)",
+        (carol.user_id, bob.user_id),  # type: ignore[attr-defined]
+    )
     alice_queue, carol_queue = (
         Queue(alice, event_types=["message"]),
         Queue(carol, event_types=["message"]),

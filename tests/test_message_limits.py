@@ -3,11 +3,11 @@ moving and deleting, and who may see edit history."""
 
 from __future__ import annotations
 
-import sqlite3
 from collections.abc import Callable, Iterator
 
 import pytest
 
+from tests.support import rawdb
 from tests.support.api import Api, assert_error
 from tests.support.channels import subscribe, unique_name
 from tests.support.server import ServerProcess
@@ -30,8 +30,9 @@ def restore_realm(owner: Api) -> Iterator[None]:
 
 def age_message(server: ServerProcess, message_id: int, secs: int) -> None:
     """Pretend the message was sent `secs` ago."""
-    with sqlite3.connect(server.db) as db:
-        db.execute("UPDATE message SET date_sent = date_sent - ? WHERE id = ?", (secs, message_id))
+    rawdb.query(
+        server.db, "UPDATE message SET date_sent = date_sent - ? WHERE id = ?", (secs, message_id)
+    )
 
 
 def test_time_limits_and_disabled_editing(

@@ -5,12 +5,12 @@ server remembers these between sends, and must never answer from a stale copy)."
 from __future__ import annotations
 
 import itertools
-import sqlite3
 import time
 from collections.abc import Callable
 
 import pytest
 
+from tests.support import rawdb
 from tests.support.api import Api, assert_error
 from tests.support.channels import Queue, stream_id, subscribe, unique_name
 from tests.support.server import ServerProcess
@@ -117,9 +117,9 @@ def test_the_first_send_after_a_long_quiet_makes_a_channel_recently_active(
     alice.ok("POST", "/messages", type="stream", to=sid, topic="t", content="second")
     # A year without messages: set the channel's age and traffic back (no endpoint does).
     today = int(time.time()) // 86400
-    with sqlite3.connect(server.db) as conn:
-        conn.execute("UPDATE stream SET date_created = ? WHERE id = ?", (0, sid))
-        conn.execute("UPDATE stream_traffic SET day = ? WHERE stream_id = ?", (today - 365, sid))
+    rawdb.query(server.db, "UPDATE stream SET date_created = ? WHERE id = ?", (0, sid))
+    back = (today - 365, sid)
+    rawdb.query(server.db, "UPDATE stream_traffic SET day = ? WHERE stream_id = ?", back)
     queue = Queue(alice, event_types=["stream"])
     alice.ok("POST", "/messages", type="stream", to=sid, topic="t", content="back again")
     alice.ok("POST", "/messages", type="stream", to=sid, topic="t", content="and again")
@@ -128,9 +128,9 @@ def test_the_first_send_after_a_long_quiet_makes_a_channel_recently_active(
     # A recent message (a month ago) keeps the channel active: no event.
     other = channel(owner, alice)
     alice.ok("POST", "/messages", type="stream", to=other, topic="t", content="first")
-    with sqlite3.connect(server.db) as conn:
-        conn.execute("UPDATE stream SET date_created = ? WHERE id = ?", (0, other))
-        conn.execute("UPDATE stream_traffic SET day = ? WHERE stream_id = ?", (today - 30, other))
+    rawdb.query(server.db, "UPDATE stream SET date_created = ? WHERE id = ?", (0, other))
+    back = (today - 30, other)
+    rawdb.query(server.db, "UPDATE stream_traffic SET day = ? WHERE stream_id = ?", back)
     queue = Queue(alice, event_types=["stream"])
     alice.ok("POST", "/messages", type="stream", to=other, topic="t", content="still here")
     assert [e for e in queue.events() if e.get("stream_id") == other] == []

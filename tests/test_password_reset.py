@@ -4,8 +4,8 @@ server without SMTP writes to its email log (the sandbox's /emails/ page)."""
 
 from __future__ import annotations
 
+import hashlib
 import re
-import sqlite3
 import stat
 import time
 from collections.abc import Callable, Iterator
@@ -16,6 +16,7 @@ import httpx
 import pytest
 
 from tests.conftest import TEST_PASSWORD, unique_email
+from tests.support import rawdb
 from tests.support.api import Api
 from tests.support.server import ServerProcess, cli
 from tests.support.smtp import SmtpRecorder
@@ -123,8 +124,11 @@ def test_reset_lifts_a_lockout_and_links_expire(mailing: ServerProcess, smtp: Sm
     ask(mailing, email)
     ask(mailing, email)
     first, second = (reset_link(m) for m in smtp.wait_for(2))
-    with sqlite3.connect(mailing.db) as conn:  # the first link is a day old
-        conn.execute("UPDATE password_reset SET expires_at = 1 WHERE rowid = 1")
+    token = first.rstrip("/").rsplit("/", 1)[1]  # the first link is a day old
+    key_hash = hashlib.sha256(token.encode()).hexdigest()
+    rawdb.query(
+        mailing.db, "UPDATE password_reset SET expires_at = 1 WHERE key_hash = ?", (key_hash,)
+    )
     assert httpx.get(first, timeout=30).status_code == 404
     new = {"new_password": "Amber-lantern-31", "new_password_confirm": "Amber-lantern-31"}
     assert httpx.post(second, data=new, timeout=30).status_code == 200

@@ -6,12 +6,12 @@ import copy
 import io
 import json
 import re
-import sqlite3
 from typing import Any
 
 import httpx
 import zulip
 
+from tests.support import rawdb
 from tests.support.api import Api, assert_error, assert_success
 from tests.support.realm_emoji import (
     PNG,
@@ -71,12 +71,9 @@ def test_moderator_may_add_but_guests_and_bots_may_not_by_default(server: Server
 
 def test_permission_group_setting_limits_who_may_add(start_server) -> None:  # type: ignore[no-untyped-def]
     proc = start_server()
-    db = sqlite3.connect(proc.db)
-    [admins] = db.execute("SELECT id FROM user_group WHERE name = 'role:administrators'").fetchone()
+    admins = rawdb.value(proc.db, "SELECT id FROM user_group WHERE name = 'role:administrators'")
     settings = json.dumps({"can_add_custom_emoji_group": admins})
-    db.execute("UPDATE realm SET settings_json = ?", (settings,))
-    db.commit()
-    db.close()
+    rawdb.query(proc.db, "UPDATE realm SET settings_json = ?", (settings,))
     with user_with_role(proc, "member") as member:
         assert_error(upload(member, "members_pick"), "Insufficient permission")
     with Api(proc.url, proc.owner_email, proc.owner_key) as owner:

@@ -4,10 +4,10 @@ keeping period (with uploads nothing else links), sending delete_message events.
 from __future__ import annotations
 
 import json
-import sqlite3
 import time
 from collections.abc import Callable
 
+from tests.support import rawdb
 from tests.support.api import Api, assert_success
 from tests.support.channels import Queue, stream_id, subscribe
 from tests.support.server import ServerProcess
@@ -17,11 +17,11 @@ DAY = 86400
 
 def _backdate(server: ServerProcess, message_ids: list[int], days: float) -> None:
     marks = ",".join("?" * len(message_ids))
-    with sqlite3.connect(server.db) as db:
-        db.execute(
-            f"UPDATE message SET date_sent = date_sent - ? WHERE id IN ({marks})",
-            (int(days * DAY), *message_ids),
-        )
+    rawdb.query(
+        server.db,
+        f"UPDATE message SET date_sent = date_sent - ? WHERE id IN ({marks})",
+        (int(days * DAY), *message_ids),
+    )
 
 
 def test_old_messages_go_with_their_uploads(start_server: Callable[..., ServerProcess]) -> None:

@@ -4,7 +4,6 @@ shown in messages with Zulip's markup, and hostile images refused without harm."
 from __future__ import annotations
 
 import io
-import sqlite3
 import time
 from collections.abc import Callable
 from typing import Any
@@ -12,7 +11,7 @@ from typing import Any
 import httpx
 from PIL import Image
 
-from tests.support import images
+from tests.support import images, rawdb
 from tests.support.api import Api, assert_success
 from tests.support.channels import Queue, stream_id, subscribe, unique_name
 from tests.support.server import ServerProcess
@@ -268,9 +267,8 @@ def test_uploads_from_before_thumbnails_get_them_after_a_restart(
     settled(owner, send(owner, sid, f"[old.png]({url})"))
     server.stop()
     # Make the database look as if both were uploaded before thumbnails existed.
-    with sqlite3.connect(server.db) as db:
-        db.execute("DELETE FROM image_attachment")
-        db.execute("INSERT INTO image_backfill (attachment_id) SELECT id FROM attachment")
+    rawdb.query(server.db, "DELETE FROM image_attachment")
+    rawdb.query(server.db, "INSERT INTO image_backfill (attachment_id) SELECT id FROM attachment")
     server.start()
     owner = Api(server.url, server.owner_email, server.owner_key)
     deadline = time.monotonic() + 20
@@ -281,14 +279,10 @@ def test_uploads_from_before_thumbnails_get_them_after_a_restart(
         time.sleep(0.2)
     assert 'data-original-dimensions="90x60"' in html
     # The backfill begins a moment after the start: a send may have thumbnailed it first.
-    while True:
-        with sqlite3.connect(server.db) as db:
-            left = db.execute("SELECT count(*) FROM image_backfill").fetchone()
-            if left == (0,):
-                assert db.execute("SELECT count(*) FROM image_attachment").fetchone() == (1,)
-                break
+    while (left := rawdb.value(server.db, "SELECT count(*) FROM image_backfill")) != 0:
         assert time.monotonic() < deadline, left
         time.sleep(0.2)
+    assert rawdb.value(server.db, "SELECT count(*) FROM image_attachment") == 1
     assert "message_inline_image" not in rendered(owner, send(owner, sid, f"[n]({notes})"))
 
 

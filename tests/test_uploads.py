@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import io
 import os
-import sqlite3
 
 import httpx
 import zulip
 
+from tests.support import rawdb
 from tests.support.api import Api, assert_error, assert_success
 from tests.support.server import ServerProcess
 
@@ -96,8 +96,7 @@ def test_bad_uploads_are_refused_and_store_nothing(start_server) -> None:  # typ
         two = owner.http.post("/user_uploads", files={"a": ("a", b"a"), "b": ("b", b"b")})
         assert_error(two, "You may only upload one file at a time")
         assert owner.ok("GET", "/attachments")["attachments"] == []
-    rows = sqlite3.connect(proc.db).execute("SELECT count(*) FROM attachment_chunk").fetchone()
-    assert rows == (0,)
+    assert rawdb.value(proc.db, "SELECT count(*) FROM attachment_chunk") == 0
 
 
 def test_official_client_upload_file(server: ServerProcess) -> None:

@@ -17,7 +17,7 @@ from typing import Any
 import httpx
 import pytest
 
-from tests.support import images
+from tests.support import images, rawdb
 from tests.support.api import Api, assert_error, assert_success
 from tests.support.channels import subscribe
 from tests.support.realm_emoji import gif
@@ -50,8 +50,7 @@ class S3Server:
             time.sleep(0.05)
 
     def db_count(self, sql: str) -> int:
-        with sqlite3.connect(self.proc.db) as conn:
-            return int(conn.execute(sql).fetchone()[0])
+        return int(rawdb.value(self.proc.db, sql))
 
 
 @pytest.fixture(scope="module")
@@ -129,10 +128,11 @@ def test_an_image_is_shown_inline_and_its_thumbnail_is_stored_beside_it(s3: S3Se
     sent = user.ok(
         "POST", "/messages", type="stream", to="brief-s3", topic="pics", content=f"[pic]({url})"
     )
-    with sqlite3.connect(s3.proc.db) as db:
-        db.execute(
-            "UPDATE message SET date_sent = date_sent - 3 * 86400 WHERE id = ?", (sent["id"],)
-        )
+    rawdb.query(
+        s3.proc.db,
+        "UPDATE message SET date_sent = date_sent - 3 * 86400 WHERE id = ?",
+        (sent["id"],),
+    )
     s3.wait_gone(path_id)
     s3.wait_gone(f"thumbnail/{path_id}/840x560.webp")
 
@@ -306,15 +306,14 @@ def test_uploads_kept_in_the_database_are_served_then_moved_to_s3(
     # Move the rest while the server runs: the same bytes, now from the bucket.
     result = cli(proc.db, "admin", "move-uploads", env=env)
     assert "Moved 2 uploads, 1 thumbnails, 1 avatars, 1 custom emoji, 1 exports" in result.stdout
-    with sqlite3.connect(proc.db) as db:
-        for sql in (
-            "SELECT count(*) FROM attachment_chunk",
-            "SELECT count(*) FROM realm_export_chunk",
-            "SELECT count(*) FROM image_thumbnail WHERE length(data) > 0",
-            "SELECT count(*) FROM user_avatar WHERE length(data) > 0",
-            "SELECT count(*) FROM realm_emoji_image WHERE length(data) > 0 OR length(still) > 0",
-        ):
-            assert db.execute(sql).fetchone()[0] == 0, sql
+    for sql in (
+        "SELECT count(*) FROM attachment_chunk",
+        "SELECT count(*) FROM realm_export_chunk",
+        "SELECT count(*) FROM image_thumbnail WHERE length(data) > 0",
+        "SELECT count(*) FROM user_avatar WHERE length(data) > 0",
+        "SELECT count(*) FROM realm_emoji_image WHERE length(data) > 0 OR length(still) > 0",
+    ):
+        assert rawdb.value(proc.db, sql) == 0, sql
     assert len(object_keys(s3_endpoint, bucket)) == len(stored) + 7  # the still too
     for url, data in served.items():
         assert httpx.get(proc.url + url, auth=auth).content == data, url

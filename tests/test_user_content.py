@@ -7,12 +7,12 @@ goes through one helper; these tests attack each route with an SVG carrying a sc
 from __future__ import annotations
 
 import ast
-import sqlite3
 from pathlib import Path
 
 import httpx
 
 from teamchat.lib.user_content import content_disposition, sniff_content_type
+from tests.support import rawdb
 from tests.support.api import Api, assert_error, assert_success
 from tests.support.realm_emoji import PNG
 from tests.support.server import ServerProcess
@@ -74,11 +74,11 @@ def test_svg_avatar_is_refused_whatever_it_claims(make_user) -> None:  # type: i
 def test_stored_svg_avatar_is_served_as_a_download(server: ServerProcess, make_user) -> None:  # type: ignore[no-untyped-def]
     user = make_user()
     # An avatar stored before the bytes were checked (or by any other path) is still harmless.
-    with sqlite3.connect(server.db) as conn:
-        conn.execute(
-            "INSERT INTO user_avatar (user_id, content_type, data) VALUES (?, 'image/svg+xml', ?)",
-            (user.user_id, SVG),
-        )
+    rawdb.query(
+        server.db,
+        "INSERT INTO user_avatar (user_id, content_type, data) VALUES (?, 'image/svg+xml', ?)",
+        (user.user_id, SVG),
+    )
     assert_never_active(httpx.get(f"{server.url}/user_avatars/{user.user_id}"))
 
 
@@ -93,16 +93,17 @@ def test_svg_emoji_is_refused_and_a_stored_one_is_a_download(
         "/realm/emoji/svgattack", files={"file": ("x.png", SVG, "image/png")}
     )
     assert_error(response, "Could not decode image; did you upload an image file?", "BAD_IMAGE")
-    with sqlite3.connect(server.db) as conn:
-        cursor = conn.execute(
-            "INSERT INTO realm_emoji (name, file_name, content_type, author_id, date_created)"
-            " VALUES ('legacy_svg', 'legacy.png', 'image/svg+xml', ?, 0)",
-            (owner.ok("GET", "/users/me")["user_id"],),
-        )
-        conn.execute(
-            "INSERT INTO realm_emoji_image (emoji_id, data, still) VALUES (?, ?, ?)",
-            (cursor.lastrowid, SVG, SVG),
-        )
+    emoji_id = rawdb.value(
+        server.db,
+        "INSERT INTO realm_emoji (name, file_name, content_type, author_id, date_created)"
+        " VALUES ('legacy_svg', 'legacy.png', 'image/svg+xml', ?, 0) RETURNING id",
+        (owner.ok("GET", "/users/me")["user_id"],),
+    )
+    rawdb.query(
+        server.db,
+        "INSERT INTO realm_emoji_image (emoji_id, data, still) VALUES (?, ?, ?)",
+        (emoji_id, SVG, SVG),
+    )
     for path in ("images", "images/still"):
         url = f"{server.url}/user_avatars/1/emoji/{path}/legacy.png"
         assert_never_active(httpx.get(url))

@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 import itertools
-import sqlite3
 from collections.abc import Callable
 
 import pytest
 
+from tests.support import rawdb
 from tests.support.api import Api, assert_error
 from tests.support.org import Watcher, user_with_role
 from tests.support.server import ServerProcess
@@ -40,8 +40,7 @@ def create(api: Api, members: list[int] | None = None, **params: object) -> int:
 
 def deactivate_user_in_db(server: ServerProcess, user_id: int) -> None:
     # Deactivating users is another area's endpoint; set the flag directly.
-    with sqlite3.connect(server.db) as conn:
-        conn.execute("UPDATE users SET is_active = 0 WHERE id = ?", (user_id,))
+    rawdb.query(server.db, "UPDATE users SET is_active = 0 WHERE id = ?", (user_id,))
 
 
 @pytest.fixture(scope="module")

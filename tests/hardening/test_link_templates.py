@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 import itertools
-import sqlite3
 
 import pytest
 
 from teamchat.render.linkifiers import UNSAFE_URL_TEMPLATE
+from tests.support import rawdb
 from tests.support.api import Api, assert_error
 from tests.support.server import ServerProcess
 
@@ -70,11 +70,11 @@ def test_relative_templates_are_accepted_and_linked(owner: Api) -> None:
 def test_stored_unsafe_linkifier_never_becomes_a_link(server: ServerProcess, owner: Api) -> None:
     """A linkifier saved before this check (or written behind our back) is never applied."""
     prefix = f"OLD{next(_numbers)}"
-    with sqlite3.connect(server.db) as conn:
-        conn.execute(
-            'INSERT INTO linkifier (pattern, url_template, "order") VALUES (?, ?, 1000)',
-            (f"{prefix}-(?P<id>[0-9]+)", "javascript:alert({id})"),
-        )
+    rawdb.query(
+        server.db,
+        'INSERT INTO linkifier (pattern, url_template, "order") VALUES (?, ?, 1000)',
+        (f"{prefix}-(?P<id>[0-9]+)", "javascript:alert({id})"),
+    )
     message = _channel_with_topic(owner, f"see {prefix}-5")
     assert message["topic_links"] == []
     assert "javascript:" not in str(message["content"])

@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-import sqlite3
 from collections.abc import Callable
 
 import httpx
 
+from tests.support import rawdb
 from tests.support.api import assert_error
 from tests.support.server import ServerProcess
 
@@ -25,10 +25,8 @@ def test_health_fails_when_the_schema_is_not_current(
     start_server: Callable[..., ServerProcess],
 ) -> None:
     proc = start_server()
-    conn = sqlite3.connect(proc.db)
-    version = conn.execute("PRAGMA user_version").fetchone()[0]
-    conn.execute(f"PRAGMA user_version={version - 1}")
-    conn.commit()
+    version = rawdb.schema_version(proc.db)
+    rawdb.set_schema_version(proc.db, version - 1)
     response = httpx.get(f"{proc.url}/health", timeout=10)
     assert_error(
         response,
@@ -36,7 +34,5 @@ def test_health_fails_when_the_schema_is_not_current(
         "SERVER_NOT_READY",
         500,
     )
-    conn.execute(f"PRAGMA user_version={version}")
-    conn.commit()
-    conn.close()
+    rawdb.set_schema_version(proc.db, version)
     assert httpx.get(f"{proc.url}/health", timeout=10).status_code == 200

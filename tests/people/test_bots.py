@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import json
-import sqlite3
 import uuid
 
+from tests.support import rawdb
 from tests.support.api import Api, assert_error
 from tests.support.people import bot_api, events, make_role_user, register, verify
 from tests.support.server import ServerProcess
@@ -117,13 +117,12 @@ def test_bots_cannot_manage_bots(make_user, server: ServerProcess) -> None:  # t
 
 def test_bot_creation_policy_follows_the_realm_groups(start_server, make_user) -> None:  # type: ignore[no-untyped-def]
     proc = start_server()
-    with sqlite3.connect(proc.db) as db:
-        ids = dict(db.execute("SELECT name, id FROM user_group WHERE is_system_group = 1"))
-        settings = {
-            "can_create_bots_group": ids["role:administrators"],
-            "can_create_write_only_bots_group": ids["role:members"],
-        }
-        db.execute("UPDATE realm SET settings_json = ?", (json.dumps(settings),))
+    ids = dict(rawdb.query(proc.db, "SELECT name, id FROM user_group WHERE is_system_group = 1"))
+    settings = {
+        "can_create_bots_group": ids["role:administrators"],
+        "can_create_write_only_bots_group": ids["role:members"],
+    }
+    rawdb.query(proc.db, "UPDATE realm SET settings_json = ?", (json.dumps(settings),))
     with Api(proc.url, proc.owner_email, proc.owner_key) as owner:
         owner.ok("POST", "/users", email="m@example.com", password="pw-123456", full_name="M")
         with Api(proc.url) as anonymous:

@@ -4,8 +4,8 @@ GET /users/{user_id_or_email}/presence, presence events and register state."""
 from __future__ import annotations
 
 import json
-import sqlite3
 
+from tests.support import rawdb
 from tests.support.api import Api, assert_error, assert_success
 from tests.support.people import events, register, verify
 from tests.support.server import ServerProcess
@@ -144,8 +144,8 @@ def test_invisible_users_share_nothing(make_user) -> None:  # type: ignore[no-un
 
 def test_a_realm_with_presence_disabled(start_server) -> None:  # type: ignore[no-untyped-def]
     proc = start_server()
-    with sqlite3.connect(proc.db) as db:
-        db.execute("UPDATE realm SET settings_json = ?", (json.dumps({"presence_disabled": True}),))
+    settings = json.dumps({"presence_disabled": True})
+    rawdb.query(proc.db, "UPDATE realm SET settings_json = ?", (settings,))
     with Api(proc.url, proc.owner_email, proc.owner_key) as owner:
         queue = register(owner)
         body = owner.ok("POST", "/users/me/presence", status="active")

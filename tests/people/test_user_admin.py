@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-import sqlite3
-
 import pytest
 
 from tests.conftest import unique_email
+from tests.support import rawdb
 from tests.support.api import Api, assert_error
 from tests.support.people import make_role_user, register, verify
 from tests.support.server import ServerProcess
@@ -183,11 +182,10 @@ def test_deactivation_locks_out_drops_queues_and_groups(  # type: ignore[no-unty
         }
     ]  # type: ignore[attr-defined]
     assert_error(member.get("/users/me"), "Account is deactivated", "USER_DEACTIVATED", 401)
-    with sqlite3.connect(server.db) as db:
-        rows = db.execute(
-            "SELECT count(*) FROM user_group_member WHERE user_id = ?", (member.user_id,)
-        ).fetchone()
-    assert rows == (0,)
+    rows = rawdb.value(
+        server.db, "SELECT count(*) FROM user_group_member WHERE user_id = ?", (member.user_id,)
+    )
+    assert rows == 0
     listed = admin.ok("GET", f"/users/{member.user_id}")["user"]
     assert listed["is_active"] is False
     # Errors: already deactivated, unknown, or not an administrator.
