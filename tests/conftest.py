@@ -26,6 +26,24 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     )
 
 
+def pytest_configure(config: pytest.Config) -> None:
+    config.addinivalue_line(
+        "markers",
+        "sqlite_only(reason): the test is about the SQLite file itself (skipped, with the reason,"
+        " when the run asks for PostgreSQL)",
+    )
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    if config.getoption("--db") != "postgresql":
+        return
+    for item in items:
+        marker = item.get_closest_marker("sqlite_only")
+        if marker is not None:
+            reason = marker.args[0] if marker.args else "about the SQLite file"
+            item.add_marker(pytest.mark.skip(reason=f"SQLite only: {reason}"))
+
+
 def database_url(request: pytest.FixtureRequest) -> str | None:
     """A fresh PostgreSQL database's URL when the run asks for PostgreSQL, else None (SQLite)."""
     if request.config.getoption("--db") != "postgresql":

@@ -91,6 +91,7 @@ def test_a_refused_file_leaves_no_lock_file(tmp_path: Path) -> None:
     assert sorted(p.name for p in tmp_path.iterdir()) == ["notes.db"]
 
 
+@pytest.mark.sqlite_only("the file modes of teamchat.db, its -wal, -shm and .lock files")
 def test_the_database_and_its_copies_are_readable_by_the_owner_only(
     start_server: Callable[..., ServerProcess], tmp_path: Path
 ) -> None:
@@ -115,6 +116,7 @@ def test_the_database_and_its_copies_are_readable_by_the_owner_only(
     assert not Path(f"{proc.db}.lock").exists()  # no lock file once the server has stopped
 
 
+@pytest.mark.sqlite_only("the warning about a world-readable teamchat.db")
 def test_an_older_world_readable_database_gets_a_warning(
     start_server: Callable[..., ServerProcess],
 ) -> None:
@@ -160,6 +162,7 @@ def test_admin_invite_links_use_the_url_being_served(
     assert stopped.stdout.strip().startswith(f"{proc.url}/join/"), stopped.stdout
 
 
+@pytest.mark.sqlite_only("the database files beside a server that .gitignore must cover")
 def test_gitignore_covers_what_a_server_writes(
     start_server: Callable[..., ServerProcess], tmp_path: Path
 ) -> None:
