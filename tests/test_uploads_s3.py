@@ -17,6 +17,7 @@ from typing import Any
 import httpx
 import pytest
 
+from tests.conftest import database_url
 from tests.support import images, rawdb
 from tests.support.api import Api, assert_error, assert_success
 from tests.support.channels import subscribe
@@ -54,10 +55,15 @@ class S3Server:
 
 
 @pytest.fixture(scope="module")
-def s3(s3_endpoint: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator[S3Server]:  # noqa: F811
+def s3(
+    s3_endpoint: str,  # noqa: F811
+    tmp_path_factory: pytest.TempPathFactory,
+    request: pytest.FixtureRequest,
+) -> Iterator[S3Server]:
     bucket = new_bucket(s3_endpoint)
     env = {**server_env(s3_endpoint, bucket), "TEAMCHAT_RETENTION_INTERVAL_SECS": "0.5"}
-    proc = ServerProcess(tmp_path_factory.mktemp("s3srv"), env)
+    directory = tmp_path_factory.mktemp("s3srv")
+    proc = ServerProcess(directory, env, database_url=database_url(request))
     proc.start()
     server = S3Server(proc, s3_endpoint, bucket)
     yield server
@@ -300,6 +306,8 @@ def test_uploads_kept_in_the_database_are_served_then_moved_to_s3(
     for url, data in served.items():
         assert httpx.get(proc.url + url, auth=auth).content == data, url
     new = upload(owner, "new.png", images.png(21, 21))
+    new_thumb = f"/user_uploads/thumbnail/{new.removeprefix('/user_uploads/')}/840x560.webp"
+    assert httpx.get(proc.url + new_thumb, auth=auth).status_code == 200  # made by now
     stored = object_keys(s3_endpoint, bucket)
     assert f"chat/{new.removeprefix('/user_uploads/')}" in stored
     assert not any(old.removeprefix("/user_uploads/") in key for key in stored)

@@ -45,8 +45,8 @@ async def thumbnail_bytes(conn: Conn, attachment_id: int, name: str) -> bytes:
 
 async def empty_thumbnail(tx: Tx, attachment_id: int, name: str) -> None:
     await tx.execute(
-        "UPDATE image_thumbnail SET data = x'' WHERE attachment_id = ? AND name = ?",
-        (attachment_id, name),
+        "UPDATE image_thumbnail SET data = ? WHERE attachment_id = ? AND name = ?",
+        (b"", attachment_id, name),
     )
 
 
@@ -61,7 +61,7 @@ async def avatars_in_database(conn: Conn) -> list[tuple[int, str]]:
 async def empty_avatar(tx: Tx, user_id: int, data: bytes) -> bool:
     """Empty the avatar's bytes if they still are `data` (not replaced meanwhile)."""
     changed = await tx.execute_rowcount(
-        "UPDATE user_avatar SET data = x'' WHERE user_id = ? AND data = ?", (user_id, data)
+        "UPDATE user_avatar SET data = ? WHERE user_id = ? AND data = ?", (b"", user_id, data)
     )
     return changed == 1
 
@@ -78,9 +78,9 @@ async def emoji_in_database(conn: Conn) -> list[tuple[int, str, str]]:
 async def empty_emoji(tx: Tx, emoji_id: int) -> None:
     """Empty an emoji's image and still (a still stays non-NULL: it exists, in the store)."""
     await tx.execute(
-        "UPDATE realm_emoji_image SET data = x'',"
-        " still = CASE WHEN still IS NULL THEN NULL ELSE x'' END WHERE emoji_id = ?",
-        (emoji_id,),
+        "UPDATE realm_emoji_image SET data = ?,"
+        " still = CASE WHEN still IS NULL THEN still ELSE ? END WHERE emoji_id = ?",
+        (b"", b"", emoji_id),
     )
 
 
