@@ -213,7 +213,9 @@ async def insert_realm_emoji(
 
 async def insert_avatar(tx: Tx, user_id: int, content_type: str, data: bytes) -> None:
     await tx.execute(
-        "INSERT OR REPLACE INTO user_avatar (user_id, content_type, data) VALUES (?, ?, ?)",
+        "INSERT INTO user_avatar (user_id, content_type, data) VALUES (?, ?, ?)"
+        " ON CONFLICT (user_id) DO UPDATE SET content_type = excluded.content_type,"
+        " data = excluded.data",
         (user_id, content_type, data),
     )
 

@@ -34,10 +34,14 @@ async def insert_bot_data(
         list(services),
     )
     await tx.executemany(
-        "INSERT OR REPLACE INTO bot_config (bot_id, key, value) VALUES (?, ?, ?)", list(config)
+        "INSERT INTO bot_config (bot_id, key, value) VALUES (?, ?, ?)"
+        " ON CONFLICT (bot_id, key) DO UPDATE SET value = excluded.value",
+        list(config),
     )
     await tx.executemany(
-        "INSERT OR REPLACE INTO bot_storage (user_id, key, value) VALUES (?, ?, ?)", list(storage)
+        "INSERT INTO bot_storage (user_id, key, value) VALUES (?, ?, ?)"
+        " ON CONFLICT (user_id, key) DO UPDATE SET value = excluded.value",
+        list(storage),
     )
     await tx.executemany(
         "INSERT INTO bot_default (bot_id, sending_stream_id, events_register_stream_id,"
@@ -50,18 +54,24 @@ async def insert_status_and_presence(tx: Tx, statuses: Rows, presences: Rows) ->
     """statuses: (user_id, timestamp, status_text, emoji_name, emoji_code, reaction_type);
     presences: (user_id, last_active_time, last_connected_time), numbered in order."""
     await tx.executemany(
-        "INSERT OR REPLACE INTO user_status (user_id, timestamp, status_text, emoji_name,"
-        " emoji_code, reaction_type) VALUES (?, ?, ?, ?, ?, ?)",
+        "INSERT INTO user_status (user_id, timestamp, status_text, emoji_name,"
+        " emoji_code, reaction_type) VALUES (?, ?, ?, ?, ?, ?)"
+        " ON CONFLICT (user_id) DO UPDATE SET timestamp = excluded.timestamp,"
+        " status_text = excluded.status_text, emoji_name = excluded.emoji_name,"
+        " emoji_code = excluded.emoji_code, reaction_type = excluded.reaction_type",
         list(statuses),
     )
     await tx.executemany(
-        "INSERT OR REPLACE INTO user_presence (user_id, last_active_time, last_connected_time,"
-        " last_update_id) VALUES (?, ?, ?, ?)",
+        "INSERT INTO user_presence (user_id, last_active_time, last_connected_time,"
+        " last_update_id) VALUES (?, ?, ?, ?)"
+        " ON CONFLICT (user_id) DO UPDATE SET last_active_time = excluded.last_active_time,"
+        " last_connected_time = excluded.last_connected_time,"
+        " last_update_id = excluded.last_update_id",
         [(*row, n) for n, row in enumerate(presences, 1)],
     )
     await tx.execute(
-        "UPDATE presence_sequence SET last_update_id = max(last_update_id, ?) WHERE id = 1",
-        (len(presences),),
+        "UPDATE presence_sequence SET last_update_id = ? WHERE id = 1 AND last_update_id < ?",
+        (len(presences), len(presences)),
     )
 
 

@@ -10,6 +10,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.conftest import database_url
+from tests.support import rawdb
 from tests.support.api import Api, assert_success
 from tests.support.server import ServerProcess, cli
 
@@ -31,9 +33,11 @@ def _messages(api: Api) -> dict[int, dict[str, object]]:
 
 
 @pytest.fixture(scope="module")
-def imported(tmp_path_factory: pytest.TempPathFactory) -> ServerProcess:
+def imported(
+    tmp_path_factory: pytest.TempPathFactory, request: pytest.FixtureRequest
+) -> ServerProcess:
     directory = tmp_path_factory.mktemp("imported")
-    proc = ServerProcess(directory)
+    proc = ServerProcess(directory, database_url=database_url(request))
     result = cli(proc.db, "import", str(FIXTURE))
     assert "Imported 'Zephyr Corp'" in result.stdout, result.stdout
     assert "9 messages" in result.stdout and "admin set-password" in result.stdout
@@ -118,8 +122,7 @@ def test_messages_with_flags_reactions_history_and_dms(imported: ServerProcess) 
 
 
 def test_script_in_rendered_content_is_dropped(imported: ServerProcess) -> None:
-    conn = sqlite3.connect(imported.db)
-    (rendered,) = conn.execute("SELECT rendered_content FROM message WHERE id = 108").fetchone()
+    rendered = rawdb.value(imported.db, "SELECT rendered_content FROM message WHERE id = 108")
     assert "<script" not in rendered and "Old news" in rendered
 
 
