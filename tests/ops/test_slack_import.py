@@ -15,6 +15,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.conftest import database_url
 from tests.support.api import Api, assert_success
 from tests.support.server import ServerProcess, cli
 
@@ -58,10 +59,12 @@ def by_content(messages: list[dict[str, object]], needle: str) -> dict[str, obje
 
 
 @pytest.fixture(scope="module")
-def imported(tmp_path_factory: pytest.TempPathFactory) -> ServerProcess:
+def imported(
+    tmp_path_factory: pytest.TempPathFactory, request: pytest.FixtureRequest
+) -> ServerProcess:
     directory = tmp_path_factory.mktemp("slack")
     archive = zip_export(FIXTURE, directory / "Analytical Engines Slack export Jan 15 2024.zip")
-    proc = ServerProcess(directory)
+    proc = ServerProcess(directory, database_url=database_url(request))
     result = cli(proc.db, "import", str(archive))
     out = " ".join(result.stdout.split())
     assert "Imported 'Analytical Engines'" in out, out
