@@ -14,7 +14,7 @@ from typing import Any
 import httpx
 import pytest
 
-from tests.conftest import TEST_PASSWORD
+from tests.conftest import TEST_PASSWORD, database_url
 from tests.support.api import Api, assert_success
 from tests.support.server import ServerProcess, cli
 from tests.support.web import browser, log_in
@@ -80,10 +80,15 @@ class Side:
 
 
 @pytest.fixture(scope="module")
-def pair(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Side, Side]]:
+def pair(
+    tmp_path_factory: pytest.TempPathFactory, request: pytest.FixtureRequest
+) -> Iterator[tuple[Side, Side]]:
+    lean, route = tmp_path_factory.mktemp("lean"), tmp_path_factory.mktemp("route")
     servers = [
-        ServerProcess(tmp_path_factory.mktemp("lean")).start(),
-        ServerProcess(tmp_path_factory.mktemp("route"), {"TEAMCHAT_LEAN_ROUTES": "0"}).start(),
+        ServerProcess(lean, database_url=database_url(request)).start(),
+        ServerProcess(
+            route, {"TEAMCHAT_LEAN_ROUTES": "0"}, database_url=database_url(request)
+        ).start(),
     ]
     yield Side(servers[0]), Side(servers[1])
     for server in servers:

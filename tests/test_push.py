@@ -8,7 +8,7 @@ from collections.abc import Callable, Iterator
 
 import pytest
 
-from tests.conftest import TEST_PASSWORD, unique_email
+from tests.conftest import TEST_PASSWORD, database_url, unique_email
 from tests.support.api import Api, assert_error, assert_success
 from tests.support.server import ServerProcess
 
@@ -54,9 +54,13 @@ def test_without_a_push_service_registration_is_refused(make_user: Callable[...,
 
 
 @pytest.fixture(scope="module")
-def push_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
+def push_server(
+    tmp_path_factory: pytest.TempPathFactory, request: pytest.FixtureRequest
+) -> Iterator[ServerProcess]:
     proc = ServerProcess(
-        tmp_path_factory.mktemp("push"), {"TEAMCHAT_PUSH_SERVICE_URL": "https://push.example.com"}
+        tmp_path_factory.mktemp("push"),
+        {"TEAMCHAT_PUSH_SERVICE_URL": "https://push.example.com"},
+        database_url=database_url(request),
     ).start()
     yield proc
     proc.stop()

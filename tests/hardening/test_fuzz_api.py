@@ -19,6 +19,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from teamchat import http
+from tests.conftest import database_url
 from tests.support import fuzz, openapi
 from tests.support.server import ServerProcess
 
@@ -44,9 +45,12 @@ def _operations() -> list[Any]:
 
 
 @pytest.fixture(scope="module")
-def fuzz_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
+def fuzz_server(
+    tmp_path_factory: pytest.TempPathFactory, request: pytest.FixtureRequest
+) -> Iterator[ServerProcess]:
     """A server of its own: fuzzing changes settings no other test should see."""
-    proc = ServerProcess(tmp_path_factory.mktemp("fuzz")).start()
+    directory = tmp_path_factory.mktemp("fuzz")
+    proc = ServerProcess(directory, database_url=database_url(request)).start()
     yield proc
     proc.stop()
 

@@ -9,6 +9,7 @@ from collections.abc import Iterator
 
 import pytest
 
+from tests.conftest import database_url
 from tests.support.api import Api, assert_error
 from tests.support.people import events, login, register, verify
 from tests.support.server import ServerProcess
@@ -17,8 +18,11 @@ NOT_EDITABLE = "You are not allowed to change this field. Contact an administrat
 
 
 @pytest.fixture(scope="module")
-def cpf_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
-    proc = ServerProcess(tmp_path_factory.mktemp("cpf")).start()
+def cpf_server(
+    tmp_path_factory: pytest.TempPathFactory, request: pytest.FixtureRequest
+) -> Iterator[ServerProcess]:
+    directory = tmp_path_factory.mktemp("cpf")
+    proc = ServerProcess(directory, database_url=database_url(request)).start()
     yield proc
     proc.stop()
 

@@ -11,6 +11,7 @@ from collections.abc import Iterator
 import pytest
 
 from teamchat.lib.user_settings import CHOICES, REALM_DEFAULT_SETTINGS, SETTING_TYPES
+from tests.conftest import database_url
 from tests.support.api import Api, assert_error
 from tests.support.openapi import OPENAPI_PATH
 from tests.support.people import login, verify
@@ -20,8 +21,11 @@ SPEC = OPENAPI_PATH.parent / "SPEC.md"
 
 
 @pytest.fixture(scope="module")
-def defaults_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
-    proc = ServerProcess(tmp_path_factory.mktemp("defaults")).start()
+def defaults_server(
+    tmp_path_factory: pytest.TempPathFactory, request: pytest.FixtureRequest
+) -> Iterator[ServerProcess]:
+    directory = tmp_path_factory.mktemp("defaults")
+    proc = ServerProcess(directory, database_url=database_url(request)).start()
     yield proc
     proc.stop()
 

@@ -63,6 +63,10 @@ def _translate_error(exc: BaseException, sql: str = "") -> BaseException:
     where = f" (in: {sql})" if sql else ""
     if isinstance(exc, asyncpg.DataError) and _OUT_OF_RANGE.search(str(exc)):
         return OverflowError(str(exc))  # as SQLite's driver raises for an int beyond 64 bits
+    if isinstance(exc, asyncpg.CharacterNotInRepertoireError):
+        # A NUL character in a text parameter: PostgreSQL's text cannot hold one (SQLite's
+        # can). Input no parser refused; the app answers it as malformed (400), not as a 500.
+        return UnicodeDecodeError("utf-8", b"\x00", 0, 1, "PostgreSQL text cannot hold NUL")
     if isinstance(exc, asyncpg.IntegrityConstraintViolationError):
         return IntegrityError(f"{exc}{where}")
     if isinstance(exc, asyncpg.PostgresError | asyncpg.InterfaceError):
