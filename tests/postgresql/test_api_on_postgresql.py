@@ -5,7 +5,8 @@ tests/conftest.py: the `server` and `start_server` fixtures then start on a fres
 PostgreSQL database of the cluster in tests/support/postgres.py). Any HTTP test file of the
 API passes there (tests/support/rawdb.py reaches either database); these are the ones worth
 their time in every run (the suite must stay under about 22 minutes on two cores). The
-batch "more of the API" took 80 s alone on a busy 2-core machine (load average 3.5).
+batch "more of the API" took 56 s on a 2-core machine at load average 2, beside 160 s for
+the other four.
 """
 
 from __future__ import annotations
