@@ -80,6 +80,8 @@ def test_theme_time_zone_and_notifications_are_stored_and_followed_by_another_ta
     page.screenshot(path=str(tmp_path / "settings-dark-phone.png"))
     page.reload()  # the chosen theme comes back at once
     expect(page.locator("html")).to_have_class("theme-dark")
+    # The settings button works once the client has registered (slower on PostgreSQL).
+    expect(page.locator("#left .channels")).to_be_attached()
     open_settings(page, "Notifications")
     # Another client changes the theme: both tabs follow; "automatic" follows the system.
     person.ok("PATCH", "/settings", color_scheme=1)
