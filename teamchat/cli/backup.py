@@ -24,15 +24,13 @@ from rich.progress import (
     TimeRemainingColumn,
 )
 
-from teamchat.cli.common import STATE, check_db_path, console, fail
+from teamchat.cli.common import STATE, check_db_path, console, fail, other_sessions
 from teamchat.config import Settings
 from teamchat.lib.db_url import redact
 from teamchat.store import backup as backups
-from teamchat.store.backends import MissingDriverError
 from teamchat.store.conn import DATABASE_ERRORS
 from teamchat.store.migrations import SCHEMA_VERSION, NotOurDatabaseError
 from teamchat.store.move import MoveRefusedError
-from teamchat.store.snapshot import other_connections
 
 PAGE_BYTES_GUESS = 4096
 
@@ -162,13 +160,9 @@ def _restore_url(source: Path, url: str) -> None:
     of the database is replaced by the copy's in one transaction."""
     try:
         version = backups.check_restorable(source)
-        others = asyncio.run(other_connections(url))
     except NotOurDatabaseError as exc:
         raise fail(str(exc)) from None
-    except DATABASE_ERRORS as exc:
-        raise fail(str(exc)) from None
-    except MissingDriverError as exc:
-        raise fail(str(exc)) from None
+    others = other_sessions(url)
     if others:
         raise fail(
             f"a teamchat server is running on {redact(url)} ({others} other connection(s) are"

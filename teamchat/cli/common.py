@@ -24,6 +24,7 @@ from teamchat.store.backends import MissingDriverError
 from teamchat.store.blobs import BlobStore, BlobStoreError, open_blob_store
 from teamchat.store.conn import DATABASE_ERRORS
 from teamchat.store.migrations import NotOurDatabaseError
+from teamchat.store.snapshot import other_connections
 
 T = TypeVar("T")
 console = Console(highlight=False, soft_wrap=True)  # paths and URLs stay on one line
@@ -68,6 +69,19 @@ async def first_owner(rt: Runtime) -> UserRow:
 def fail(message: str) -> typer.Exit:
     err_console.print(f"[red]error:[/] {message}", soft_wrap=True)
     return typer.Exit(1)
+
+
+# A database that cannot be reached, or read without its driver.
+_UNREACHABLE: tuple[type[Exception], ...] = (*DATABASE_ERRORS, MissingDriverError)
+
+
+def other_sessions(url: str, refuse: Callable[[str], typer.Exit] = fail) -> int:
+    """How many other sessions use the PostgreSQL database `url` (a running server?); an
+    unreachable database or a missing driver is refused in one line."""
+    try:
+        return asyncio.run(other_connections(url))
+    except _UNREACHABLE as exc:
+        raise refuse(str(exc)) from None
 
 
 def check_db_path(path: Path, *, create: bool) -> None:

@@ -14,7 +14,7 @@ import typer
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
-from teamchat.cli.common import STATE, console, err_console
+from teamchat.cli.common import STATE, console, err_console, other_sessions
 from teamchat.config import Settings
 from teamchat.lib.db_url import is_database_url, redact
 from teamchat.store.backends import MissingDriverError
@@ -27,7 +27,6 @@ from teamchat.store.move import (
     MoveReport,
     move_database,
 )
-from teamchat.store.snapshot import other_connections
 
 # Exit statuses: 2 when the copy could not start or failed (nothing was written), 1 when
 # the copy was made but its check found a difference (it was not committed either).
@@ -104,12 +103,7 @@ def _hold_source(source: str | Path) -> ServerLock | None:
         except LockError:
             return None  # no lock file can be made there: no server can run on it either
         return lock
-    try:
-        others = asyncio.run(other_connections(source))
-    except DATABASE_ERRORS as exc:
-        raise refuse(str(exc)) from None
-    except MissingDriverError as exc:
-        raise refuse(str(exc)) from None
+    others = other_sessions(source, refuse)
     if others:
         raise refuse(
             f"{others} other connection(s) to {redact(source)} are open (a running teamchat"

@@ -6,7 +6,6 @@ command created is removed again when the import fails.
 
 from __future__ import annotations
 
-import asyncio
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 
@@ -14,14 +13,11 @@ import typer
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
-from teamchat.cli.common import STATE, console, fail, run_action
+from teamchat.cli.common import STATE, console, fail, other_sessions, run_action
 from teamchat.lib.db_url import redact
 from teamchat.lib.lazy import lazy_module
 from teamchat.records import Role
-from teamchat.store.backends import MissingDriverError
 from teamchat.store.backup import DatabaseInUseError, LockError, ServerLock
-from teamchat.store.conn import DATABASE_ERRORS
-from teamchat.store.snapshot import other_connections
 
 if TYPE_CHECKING:
     from teamchat.actions.ops.zulip_import import run as importer
@@ -84,12 +80,7 @@ def import_command(
 def _import_into_url(path: Path, url: str) -> None:
     """Import into an empty PostgreSQL database (in one transaction: a failure leaves it
     empty); refused while other sessions (a server) use it."""
-    try:
-        others = asyncio.run(other_connections(url))
-    except DATABASE_ERRORS as exc:
-        raise fail(str(exc)) from None
-    except MissingDriverError as exc:
-        raise fail(str(exc)) from None
+    others = other_sessions(url)
     if others:
         raise fail(f"a teamchat server is running on {redact(url)}; import needs a new database")
     try:
