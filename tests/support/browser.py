@@ -7,6 +7,7 @@ Playwright browser download). Where it cannot be installed, the tests are skippe
 
 from __future__ import annotations
 
+import time
 from pathlib import Path
 
 from playwright.sync_api import Locator, Page, expect
@@ -48,3 +49,20 @@ def subscribe(api: Api, name: str, *others: Api) -> int:
 
 def message_with(page: Page, text: str) -> Locator:
     return page.locator("#messages article.message", has_text=text)
+
+
+def box(locator: Locator, timeout: float = 5.0) -> dict[str, float]:
+    """Where `locator` is drawn, once it is shown.
+
+    The message list is drawn again on every change, so a live event (a reaction, the server's
+    copy of a local echo) can replace the node between finding it and measuring it; Playwright
+    then answers None. Measure again until a node stays put long enough to be measured.
+    """
+    deadline = time.monotonic() + timeout
+    while True:
+        expect(locator).to_be_visible()
+        found = locator.bounding_box()
+        if found is not None:
+            return found
+        assert time.monotonic() < deadline, f"{locator} was never measured: it kept being redrawn"
+        time.sleep(0.05)

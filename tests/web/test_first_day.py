@@ -26,7 +26,7 @@ import pytest
 from PIL import Image, ImageDraw
 from playwright.sync_api import Browser, BrowserContext, Locator, Page, expect
 
-from tests.support.browser import DESKTOP, log_in, message_with
+from tests.support.browser import DESKTOP, box, log_in, message_with
 from tests.support.quickstart import QuickstartServer
 from tests.support.smtp import SmtpRecorder
 
@@ -151,30 +151,26 @@ def thumbnail_of(message: Locator, name: str) -> Locator:
     expect(img).to_have_js_property("complete", True)
     width = img.evaluate("img => img.naturalWidth")
     assert width > 0, "the thumbnail did not load"
-    size = img.bounding_box()
-    assert size is not None and 0 < size["width"] <= 300 and 0 < size["height"] <= 200, size
+    size = box(img)
+    assert 0 < size["width"] <= 300 and 0 < size["height"] <= 200, size
     assert abs(size["width"] / size["height"] - 960 / 600) < 0.05, size  # not distorted
-    frame = message.locator(".message_inline_image a").bounding_box()
-    assert frame is not None and frame["width"] - size["width"] <= 2.5, (frame, size)  # no strip
+    frame = box(message.locator(".message_inline_image a"))
+    assert frame["width"] - size["width"] <= 2.5, (frame, size)  # no strip
     return img
 
 
 def fully_in_view(page: Page, message: Locator) -> None:
     """The message is inside the message list's visible area (not under the compose box)."""
-    shown = page.locator("#messages").bounding_box()
-    box = message.bounding_box()
-    assert shown is not None and box is not None
+    shown = box(page.locator("#messages"))
+    found = box(message)
     assert (
-        shown["y"] <= box["y"] and box["y"] + box["height"] <= shown["y"] + shown["height"] + 1
-    ), (
-        shown,
-        box,
-    )
+        shown["y"] <= found["y"]
+        and found["y"] + found["height"] <= shown["y"] + shown["height"] + 1
+    ), (shown, found)
 
 
 def no_overlap(a: Locator, b: Locator) -> None:
-    box_a, box_b = a.bounding_box(), b.bounding_box()
-    assert box_a is not None and box_b is not None
+    box_a, box_b = box(a), box(b)
     apart = (
         box_a["x"] + box_a["width"] <= box_b["x"]
         or box_b["x"] + box_b["width"] <= box_a["x"]
@@ -355,6 +351,7 @@ def test_a_new_teams_first_day(
     mine = message_with(phone, "Looks great, see you at lunch!")
     expect(mine).to_be_visible()
     expect(mine).to_contain_text("Bob Martin")
+    expect(mine).not_to_have_class(re.compile(r"\becho\b"))  # the server's copy, not the echo
     fully_in_view(phone, mine)  # scrolled to the reply just sent
     shot(phone, "phone-replied", both=True)
     reply = message_with(ada, "Looks great, see you at lunch!")

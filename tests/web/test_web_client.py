@@ -239,11 +239,13 @@ def test_screenshots_of_the_main_views(
     desktop = open_page(DESKTOP)
     log_in(desktop, server.url, person.email)
     desktop.click(f"#left .channels a:has-text('{channel}')")
+    expect(desktop.locator("#narrow-title")).to_have_text(f"# {channel}")  # not the feed's welcome
     expect(message_with(desktop, "Reply")).to_be_visible()
     desktop.screenshot(path=tmp_path / "channel-desktop.png")
     dark = open_page(DESKTOP, color_scheme="dark")
     log_in(dark, server.url, person.email)
     dark.click(f"#left .channels a:has-text('{channel}')")
+    expect(dark.locator("#narrow-title")).to_have_text(f"# {channel}")  # not the feed's welcome
     expect(message_with(dark, "Reply")).to_be_visible()
     background = dark.evaluate("getComputedStyle(document.body).backgroundColor")
     assert background == "rgb(27, 31, 36)", background  # the dark theme, from the system setting

@@ -17,7 +17,7 @@ from playwright.sync_api import Page, Route, expect
 
 from teamchat.actions.integrations.url_previews import LinkData, apply_previews
 from teamchat.lib.oembed import parse_oembed
-from tests.support.browser import DESKTOP, PHONE, log_in, message_with
+from tests.support.browser import DESKTOP, PHONE, box, log_in, message_with
 from tests.support.server import ServerProcess
 
 YOUTUBE = "https://www.youtube.com/watch?v=eSJTXC7Ixgg"
@@ -99,8 +99,8 @@ def test_video_previews_show_a_still_and_open_the_video_page(
             "link", name="Play Sintel trailer on vimeo.com (opens a new tab)"
         )
         expect(vimeo.locator("img")).to_have_js_property("complete", True)
-        size = youtube.locator("img").bounding_box()
-        assert size is not None and 0 < size["width"] <= 320, size
+        size = box(youtube.locator("img"))
+        assert 0 < size["width"] <= 320, size
         assert page.locator("iframe").count() == 0
         page.screenshot(path=tmp_path / f"videos-{name}.png")
         if name == "desktop-light":
