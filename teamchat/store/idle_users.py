@@ -124,6 +124,7 @@ async def mark_idle(tx: Tx, user_ids: Iterable[int]) -> int:
         f"INSERT INTO idle_user (user_id, complete_through) SELECT u.id, {_NEWEST}"
         f" FROM users u WHERE u.id IN ({_ids(user_ids)}) AND u.is_active = 1"
         " AND NOT EXISTS (SELECT 1 FROM idle_user i WHERE i.user_id = u.id)"
+        " ON CONFLICT (user_id) DO NOTHING"  # another process marked them meanwhile
     )
 
 

@@ -280,9 +280,13 @@ async def topic_message_ids(
     return [int(r[0]) for r in rows]
 
 
-async def delete_messages(tx: Tx, message_ids: Sequence[int]) -> None:
-    """Delete messages; their user_message rows and reactions go with them."""
-    await tx.execute(f"DELETE FROM message WHERE id IN ({ids_sql(message_ids)})")
+async def delete_messages(tx: Tx, message_ids: Sequence[int]) -> list[int]:
+    """Delete messages; their user_message rows and reactions go with them. Return the ids
+    this statement deleted, sorted: not those another transaction deleted first."""
+    rows = await tx.fetchall(
+        f"DELETE FROM message WHERE id IN ({ids_sql(message_ids)}) RETURNING id"
+    )
+    return sorted(int(row[0]) for row in rows)
 
 
 async def first_message_id(conn: Conn, recipient_id: int) -> int | None:

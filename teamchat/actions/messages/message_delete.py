@@ -77,7 +77,8 @@ async def check_delete_message(rt: Runtime, user: UserRow, message_id: int) -> N
         assert realm is not None
         message, _ = await access_message(conn, user, message_id)
         await _may_delete(conn, realm, user, message, rt.now())
-    await do_delete_messages(rt, [message])
+    if not await do_delete_messages(rt, [message]):
+        raise ZulipError("Invalid message(s)")  # deleted meanwhile, by someone else
 
 
 async def _audience(tx: Tx, messages: Sequence[MessageRow], stream: StreamRow | None) -> list[int]:
@@ -90,18 +91,22 @@ async def _audience(tx: Tx, messages: Sequence[MessageRow], stream: StreamRow | 
 
 async def do_delete_messages(
     rt: Runtime, messages: Sequence[MessageRow], *, drop_uploads: bool = False
-) -> None:
+) -> list[int]:
     """Delete messages of one conversation (one channel topic, or one direct message); with
-    `drop_uploads`, also the uploads only they linked (message retention)."""
+    `drop_uploads`, also the uploads only they linked (message retention). Return the ids
+    deleted: those another request or process deleted first get no second event."""
     sample = messages[0]
-    ids = sorted(m.id for m in messages)
     async with rt.db.write() as tx:
         stream = None
         if sample.stream_id is not None:
             stream = await stream_store.get_stream_by_id(tx, sample.stream_id)
         audience = await _audience(tx, messages, stream)
-        await mobile_push.remove_deleted_notifications(rt, tx, ids)
-        await message_store.delete_messages(tx, ids)
+        # Before the rows go (theirs go with them); a message deleted first by another
+        # transaction has none left to remove.
+        await mobile_push.remove_deleted_notifications(rt, tx, [m.id for m in messages])
+        ids = await message_store.delete_messages(tx, [m.id for m in messages])
+        if not ids:
+            return []
         if drop_uploads:
             await drop_uploads_of(rt, tx, ids)
         fields: dict[str, object] = {"message_type": "private"}
@@ -114,6 +119,7 @@ async def do_delete_messages(
             _publish(rt, tx, {**one, IF_CAPS: {"bulk_message_deletion": False}}, audience)
         if stream is not None:
             await _update_first_message_id(rt, tx, stream, ids)
+    return ids
 
 
 async def _update_first_message_id(

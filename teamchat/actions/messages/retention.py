@@ -69,8 +69,8 @@ async def apply_retention(rt: Runtime) -> int:
             if not expired:
                 break
             for conversation in _by_topic(expired):
-                await do_delete_messages(rt, conversation, drop_uploads=True)
-            total += len(expired)
+                # Another process running retention may have deleted some first.
+                total += len(await do_delete_messages(rt, conversation, drop_uploads=True))
     return total
 
 
