@@ -100,5 +100,9 @@ async def list_backfill(conn: Conn, limit: int) -> list[int]:
     return [int(row[0]) for row in rows]
 
 
-async def delete_backfill(tx: Tx, attachment_id: int) -> None:
-    await tx.execute("DELETE FROM image_backfill WHERE attachment_id = ?", (attachment_id,))
+async def delete_backfill(tx: Tx, attachment_id: int) -> bool:
+    """Take the upload off the backfill list; False when another process took it first."""
+    deleted = await tx.execute_rowcount(
+        "DELETE FROM image_backfill WHERE attachment_id = ?", (attachment_id,)
+    )
+    return deleted > 0

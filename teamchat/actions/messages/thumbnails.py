@@ -120,8 +120,12 @@ async def backfill_images(rt: Runtime) -> None:
                 info = await probe_upload(io.BytesIO(data))
             del data
             async with rt.db.write() as tx:
-                await thumbnail_store.delete_backfill(tx, attachment_id)
-                if info is not None and await thumbnail_store.get_image(tx, attachment_id) is None:
+                # Several server processes may backfill at once: one takes each upload.
+                if not await thumbnail_store.delete_backfill(tx, attachment_id):
+                    info = None
+                elif (
+                    info is not None and await thumbnail_store.get_image(tx, attachment_id) is None
+                ):
                     await thumbnail_store.insert_image(
                         tx, attachment_id, content_type=info.content_type, width=info.width,
                         height=info.height, frames=info.frames,
