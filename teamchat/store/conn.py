@@ -10,9 +10,12 @@ store, code sees `BaseDatabase`, `Conn`, `Tx`, `Row` and the errors below, never
 from __future__ import annotations
 
 import sqlite3
+import time
 from collections.abc import Awaitable, Callable, Iterator
 from contextlib import AbstractAsyncContextManager
 from typing import TYPE_CHECKING, Any, Protocol, TypeVar
+
+from teamchat.lib.disk_full import is_disk_full
 
 if TYPE_CHECKING:
     from teamchat.store.memos import Memos
@@ -139,6 +142,11 @@ class BaseDatabase:
     def describe(self) -> str:
         """Where the data is, for people (a path, or a URL without its password)."""
         raise NotImplementedError
+
+    def _note_failure(self, exc: BaseException) -> None:
+        """A write failed: remember when the disk first filled (GET /health tells)."""
+        if is_disk_full(exc) and self.disk_full_since is None:
+            self.disk_full_since = time.time()
 
     def version(self, table: str) -> int | None:
         """Grows whenever committed data of a watched `table` may have changed; None when

@@ -36,7 +36,6 @@ from contextlib import asynccontextmanager, suppress
 from pathlib import Path
 from typing import Any, TypeVar
 
-from teamchat.lib.disk_full import is_disk_full
 from teamchat.store.conn import (
     WATCHED_TABLES,
     BaseDatabase,
@@ -356,10 +355,6 @@ class Database(BaseDatabase):
             row = await tx.fetchone("PRAGMA user_version")
             await tx.execute(f"PRAGMA user_version = {int(row[0]) if row else 0}")
         self.disk_full_since = None
-
-    def _note_failure(self, exc: BaseException) -> None:
-        if is_disk_full(exc) and self.disk_full_since is None:
-            self.disk_full_since = time.time()
 
     def _bump(self, tables: set[str]) -> None:
         for table in tables:

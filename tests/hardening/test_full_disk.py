@@ -7,7 +7,6 @@ from collections.abc import Callable
 from pathlib import Path
 
 import httpx
-import pytest
 
 from tests.support.api import Api, assert_error, assert_success
 from tests.support.server import ServerProcess
@@ -15,7 +14,6 @@ from tests.support.server import ServerProcess
 STUB = Path(__file__).resolve().parents[1] / "support" / "full_disk"
 
 
-@pytest.mark.sqlite_only("the stub in tests/support/full_disk fails the writes of SQLite's file")
 def test_writes_on_a_full_disk_are_503_and_recover(
     start_server: Callable[..., ServerProcess], tmp_path: Path
 ) -> None:

@@ -31,6 +31,7 @@ BATCHES = {
         "tests/webhooks/test_slack_incoming.py", "tests/hardening/test_fuzz_api.py",
         "tests/hardening/test_link_templates.py", "tests/hardening/test_malformed_input.py",
         "tests/hardening/test_realm_description.py", "tests/hardening/test_text_validation.py",
+        "tests/hardening/test_full_disk.py",
     ],
 }  # fmt: skip
 

@@ -21,35 +21,24 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import re
-from collections.abc import AsyncIterator, Awaitable, Callable
-from contextlib import asynccontextmanager, suppress
-from typing import TYPE_CHECKING, Any, TypeVar
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from typing import TYPE_CHECKING, Any
 
 import asyncpg  # type: ignore[import-untyped]
 
 from teamchat.lib.db_url import redact
-from teamchat.store.conn import (
-    WATCHED_TABLES,
-    BaseDatabase,
-    Conn,
-    DatabaseError,
-    IntegrityError,
-    Params,
-    Row,
-    Tx,
-)
+from teamchat.store.conn import WATCHED_TABLES, BaseDatabase, Conn, Tx
 from teamchat.store.memos import Memos
 from teamchat.store.pg import bus as pg_bus
 from teamchat.store.pg import schema
-from teamchat.store.pg.dialect import PgDialect, rowcount
+from teamchat.store.pg.conn import PgConn, PgTx, finish, translate_error
+from teamchat.store.pg.dialect import PgDialect
 
 if TYPE_CHECKING:
     from teamchat.store.pg.watcher import PgWatcher
 
 log = logging.getLogger(__name__)
-T = TypeVar("T")
-_OUT_OF_RANGE = re.compile(r"out of int\d+ range")
 STATEMENT_CACHE_SIZE = 1024  # prepared statements per connection (asyncpg's LRU)
 RECONNECT_SECS = 1.0
 BOUNDARY_WAIT_SECS = 5.0
@@ -58,142 +47,12 @@ _CHANGED_AND_LOCK = (
 )
 
 
-def _translate_error(exc: BaseException, sql: str = "") -> BaseException:
-    """The store's exception for a driver's (naming the statement: no values, only SQL)."""
-    where = f" (in: {sql})" if sql else ""
-    if isinstance(exc, asyncpg.DataError) and _OUT_OF_RANGE.search(str(exc)):
-        return OverflowError(str(exc))  # as SQLite's driver raises for an int beyond 64 bits
-    if isinstance(exc, asyncpg.CharacterNotInRepertoireError):
-        # A NUL character in a text parameter: PostgreSQL's text cannot hold one (SQLite's
-        # can). Input no parser refused; the app answers it as malformed (400), not as a 500.
-        return UnicodeDecodeError("utf-8", b"\x00", 0, 1, "PostgreSQL text cannot hold NUL")
-    if isinstance(exc, asyncpg.IntegrityConstraintViolationError):
-        return IntegrityError(f"{exc}{where}")
-    if isinstance(exc, asyncpg.PostgresError | asyncpg.InterfaceError):
-        return DatabaseError(f"{exc}{where}")
-    return exc
-
-
-async def _finish(work: Awaitable[T]) -> T:
-    """Await `work` to its end even if the caller is cancelled meanwhile (then re-raise): a
-    statement cut off half-way would leave the connection busy, and the ROLLBACK that must
-    follow a cancelled body could not run (SQLite's statements cannot be cut off either)."""
-    task = asyncio.ensure_future(work)
-    try:
-        return await asyncio.shield(task)
-    except asyncio.CancelledError:
-        with suppress(Exception):
-            await task
-        raise
-
-
 def _bool_text(value: object) -> str:
     return "t" if value else "f"
 
 
 def _text_bool(text: str) -> bool:
     return text == "t"
-
-
-class PgConn(Conn):
-    """An asyncpg connection inside one transaction or snapshot."""
-
-    backend = "postgresql"
-
-    def __init__(self, conn: Any, dialect: PgDialect, memos: Memos | None = None) -> None:
-        self._conn = conn
-        self._dialect = dialect
-        self._memos = memos
-
-    async def _run(self, sql: str, call: Callable[[], Awaitable[T]]) -> T:
-        """Run one statement (`call`), its errors as the store's."""
-        try:
-            return await _finish(call())
-        except (asyncpg.PostgresError, asyncpg.InterfaceError) as exc:
-            raise _translate_error(exc, sql) from exc
-
-    async def execute(self, sql: str, params: Params = ()) -> int:
-        if isinstance(params, dict):
-            raise TypeError("the PostgreSQL store takes positional (?) parameters only")
-        returning = self._dialect.insert_returning_id(sql)
-        if returning is not None:
-            value = await self._run(sql, lambda: self._conn.fetchval(returning, *params))
-            return int(value) if value is not None else 0
-        await self._run(sql, lambda: self._conn.execute(self._dialect.sql(sql), *params))
-        return 0
-
-    async def execute_rowcount(self, sql: str, params: tuple[object, ...] = ()) -> int:
-        status = await self._run(sql, lambda: self._conn.execute(self._dialect.sql(sql), *params))
-        return rowcount(status)
-
-    async def executemany(self, sql: str, rows: list[tuple[object, ...]]) -> None:
-        if rows:
-            await self._run(sql, lambda: self._conn.executemany(self._dialect.sql(sql), rows))
-
-    async def fetchone(self, sql: str, params: tuple[object, ...] = ()) -> Row | None:
-        row: Row | None = await self._run(
-            sql, lambda: self._conn.fetchrow(self._dialect.sql(sql), *params)
-        )
-        return row
-
-    async def fetchall(self, sql: str, params: tuple[object, ...] = ()) -> list[Row]:
-        rows: list[Row] = await self._run(
-            sql, lambda: self._conn.fetch(self._dialect.sql(sql), *params)
-        )
-        return rows
-
-    async def fetchall_tuples(
-        self, sql: str, params: tuple[object, ...] = ()
-    ) -> list[tuple[Any, ...]]:
-        return [tuple(row) for row in await self.fetchall(sql, params)]
-
-    async def advance_id_sequences(self, tables: tuple[str, ...]) -> None:
-        for table in tables:
-            if table not in self._dialect.id_tables or not table.isidentifier():
-                continue
-            sql = (
-                f"SELECT setval(pg_get_serial_sequence('{table}', 'id'),"
-                f" COALESCE((SELECT max(id) FROM {table}), 0) + 1, false)"
-            )
-            await self._run(sql, lambda: self._conn.execute(sql))  # noqa: B023 (awaited here)
-
-
-class PgTx(PgConn, Tx):
-    """One write transaction body on this process's writer connection.
-
-    A failed statement aborts a PostgreSQL transaction, where SQLite undoes only that
-    statement; bodies may catch an IntegrityError and go on (or return normally). So a
-    refused change leaves the transaction as SQLite would: before the body's first write
-    the body's own SAVEPOINT is that state (nothing of the body's to keep), after it each
-    write statement runs in a SAVEPOINT of its own (two more round trips, for bodies that
-    write more than once)."""
-
-    def __init__(self, conn: Any, dialect: PgDialect, savepoint: str) -> None:
-        super().__init__(conn, dialect)
-        self._after_commit = []
-        self._savepoint = savepoint
-        self._wrote = False
-
-    async def _run(self, sql: str, call: Callable[[], Awaitable[T]]) -> T:
-        if sql.lstrip()[:6].upper() == "SELECT":
-            return await super()._run(sql, call)  # a read cannot break a constraint
-        if not self._wrote:
-            try:
-                result = await super()._run(sql, call)
-            except IntegrityError:
-                await _finish(self._conn.execute(f"ROLLBACK TO {self._savepoint}"))
-                raise
-            self._wrote = True
-            return result
-        await _finish(self._conn.execute("SAVEPOINT statement"))
-        try:
-            result = await super()._run(sql, call)
-        except IntegrityError:
-            await _finish(self._conn.execute("ROLLBACK TO statement"))
-            await _finish(self._conn.execute("RELEASE statement"))
-            raise
-        await _finish(self._conn.execute("RELEASE statement"))
-        return result
 
 
 class _Batch:
@@ -334,8 +193,8 @@ class PgDatabase(BaseDatabase):
         async with self._write_lock:
             if self._batch is None:
                 if writer.is_in_transaction():  # left open by a failure: start clean
-                    await _finish(writer.execute("ROLLBACK"))
-                await _finish(writer.execute("BEGIN"))
+                    await finish(writer.execute("ROLLBACK"))
+                await finish(writer.execute("BEGIN"))
                 self._batch = _Batch()
                 committer = asyncio.get_running_loop().create_task(self._commit(self._batch))
                 self._committers.add(committer)
@@ -343,16 +202,17 @@ class PgDatabase(BaseDatabase):
             batch = self._batch
             self._savepoints += 1
             name = f"body{self._savepoints}"
-            await _finish(writer.execute(f"SAVEPOINT {name}"))
+            await finish(writer.execute(f"SAVEPOINT {name}"))
             tx = PgTx(writer, self._dialect, name)
             try:
                 yield tx
-            except BaseException:
+            except BaseException as exc:
+                self._note_failure(exc)
                 if writer.is_in_transaction():
                     await asyncio.shield(self._rollback_to(writer, name))
                 raise
             batch.bodies.append(tx)  # before RELEASE: a cancel there must not lose its hooks
-            await _finish(writer.execute(f"RELEASE {name}"))
+            await finish(writer.execute(f"RELEASE {name}"))
         try:
             await asyncio.shield(batch.committed)
         except asyncio.CancelledError:
@@ -381,10 +241,14 @@ class PgDatabase(BaseDatabase):
                 if announce:
                     await self._bus.release(writer)
                 self._bump(changed)  # the COMMIT may have happened before the failure
-                batch.committed.set_exception(_translate_error(exc))
+                failure = translate_error(exc)
+                self._note_failure(failure)
+                batch.committed.set_exception(failure)
                 batch.committed.exception()  # retrieved: callers may all have gone
                 return
             self._bump(changed)
+            if any(isinstance(tx, PgTx) and tx.wrote for tx in batch.bodies):
+                self.disk_full_since = None  # rows were written: there is space again
             for tx in batch.bodies:
                 tx.run_after_commit()  # committed: publish even if a request went away
             batch.committed.set_result(None)
@@ -416,9 +280,9 @@ class PgDatabase(BaseDatabase):
         conn = await self._idle_readers.get()
         try:
             if conn.is_in_transaction():
-                await _finish(conn.execute("ROLLBACK"))
+                await finish(conn.execute("ROLLBACK"))
             memos = self._memos.start()  # before the snapshot: see Memos
-            await _finish(conn.execute("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY"))
+            await finish(conn.execute("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY"))
             try:
                 yield PgConn(conn, self._dialect, memos)
             finally:
@@ -439,13 +303,13 @@ class PgDatabase(BaseDatabase):
         conn = await self._idle_readers.get()
         try:
             if conn.is_in_transaction():
-                await _finish(conn.execute("ROLLBACK"))
+                await finish(conn.execute("ROLLBACK"))
             memos = self._memos.start()
-            await _finish(conn.execute(f"SELECT pg_advisory_lock_shared({pg_bus.LOCK_KEY})"))
+            await finish(conn.execute(f"SELECT pg_advisory_lock_shared({pg_bus.LOCK_KEY})"))
             try:
-                await _finish(conn.execute(send_boundary))
-                await _finish(conn.execute("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY"))
-                await _finish(conn.execute("SELECT 1"))  # the snapshot is taken here
+                await finish(conn.execute(send_boundary))
+                await finish(conn.execute("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY"))
+                await finish(conn.execute("SELECT 1"))  # the snapshot is taken here
             finally:
                 await asyncio.shield(
                     conn.execute(f"SELECT pg_advisory_unlock_shared({pg_bus.LOCK_KEY})")

@@ -12,7 +12,7 @@ import asyncpg  # type: ignore[import-untyped]
 from teamchat.lib.db_url import redact
 from teamchat.store.conn import DatabaseError
 from teamchat.store.migrations import APPLICATION_ID, SCHEMA_VERSION, NotOurDatabaseError
-from teamchat.store.pg.database import PgConn
+from teamchat.store.pg.conn import PgConn
 from teamchat.store.pg.dialect import PgDialect
 
 CONNECT_TIMEOUT_SECS = 10

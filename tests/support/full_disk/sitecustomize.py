@@ -1,8 +1,10 @@
-"""Loaded by a test server (PYTHONPATH): SQLite writes fail as on a full disk while the file
-named by TEAMCHAT_TEST_DISK_FULL_FLAG exists.
+"""Loaded by a test server (PYTHONPATH): database writes fail as on a full disk while the
+file named by TEAMCHAT_TEST_DISK_FULL_FLAG exists.
 
-The failure is raised where SQLite raises SQLITE_FULL (a statement that needs a new page),
-with SQLite's own message; reads keep working, as they do on a real full disk.
+SQLite: the failure is raised where SQLite raises SQLITE_FULL (a statement that needs a new
+page), with SQLite's own message. PostgreSQL: the driver raises what the server sends when
+it cannot extend a file (SQLSTATE 53100, disk_full), with the server's message. Reads keep
+working, as they do on a real full disk.
 """
 
 from __future__ import annotations
@@ -38,3 +40,29 @@ def connect(*args: Any, **kwargs: Any) -> sqlite3.Connection:
 
 
 sqlite3.connect = connect  # type: ignore[assignment]
+
+
+def _fail_postgresql_writes() -> None:
+    try:
+        import asyncpg  # type: ignore[import-untyped]
+        from asyncpg.connection import Connection
+    except ImportError:  # the PostgreSQL extra is not installed: SQLite only
+        return
+
+    def failing(name: str) -> Any:
+        method = getattr(Connection, name)
+
+        async def call(self: Any, query: str, *args: Any, **kwargs: Any) -> Any:
+            if _full(query):
+                raise asyncpg.DiskFullError(
+                    'could not extend file "base/16384/16402": No space left on device'
+                )
+            return await method(self, query, *args, **kwargs)
+
+        return call
+
+    for name in ("execute", "executemany", "fetch", "fetchrow", "fetchval"):
+        setattr(Connection, name, failing(name))
+
+
+_fail_postgresql_writes()
