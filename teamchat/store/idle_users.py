@@ -60,6 +60,18 @@ def implied_rows_sql(scope: str) -> str:
     return _IMPLIED.format(scope=scope)
 
 
+async def _write_out(tx: Tx, scope: str, params: tuple[object, ...] = ()) -> int:
+    """Write the implied rows where `scope` holds; return how many were written. A row
+    another process wrote out meanwhile (two servers waking the same person) is left as it
+    is: both would write the same plain row."""
+    return await tx.execute_rowcount(
+        "INSERT INTO user_message (user_id, message_id, flags)"
+        f" SELECT implied.user_id, implied.id, 0 FROM ({implied_rows_sql(scope)}) implied"
+        " WHERE true ON CONFLICT (user_id, message_id) DO NOTHING",
+        params,
+    )
+
+
 async def any_idle(conn: Conn) -> bool:
     return await conn.fetchone("SELECT 1 FROM idle_user LIMIT 1") is not None
 
@@ -135,10 +147,7 @@ async def catch_up(tx: Tx, user_ids: Iterable[int]) -> int:
     if not user_ids or not await any_idle(tx):
         return 0
     scope = f"i.user_id IN ({_ids(user_ids)})"
-    written = await tx.execute_rowcount(
-        "INSERT INTO user_message (user_id, message_id, flags)"
-        f" SELECT implied.user_id, implied.id, 0 FROM ({implied_rows_sql(scope)}) implied"
-    )
+    written = await _write_out(tx, scope)
     await tx.execute(
         f"UPDATE idle_user SET complete_through = {_NEWEST} WHERE user_id IN ({_ids(user_ids)})"
     )
@@ -162,11 +171,7 @@ async def catch_up_through(tx: Tx, user_id: int, through: int) -> int:
     """Write out the idle user's implied rows of messages up to `through` and move their
     watermark there (one step of a long catch-up); return how many rows were written."""
     scope = "i.user_id = ? AND m.id <= ?"
-    written = await tx.execute_rowcount(
-        "INSERT INTO user_message (user_id, message_id, flags)"
-        f" SELECT implied.user_id, implied.id, 0 FROM ({implied_rows_sql(scope)}) implied",
-        (user_id, through),
-    )
+    written = await _write_out(tx, scope, (user_id, through))
     await tx.execute(
         "UPDATE idle_user SET complete_through = ? WHERE user_id = ? AND complete_through < ?",
         (through, user_id, through),
@@ -196,10 +201,7 @@ async def freeze_messages(tx: Tx, message_ids: Iterable[int]) -> None:
     if not message_ids or not await any_idle(tx):
         return  # a user made idle later has a watermark past these messages
     scope = f"m.id IN ({_ids(message_ids)})"
-    await tx.execute(
-        "INSERT INTO user_message (user_id, message_id, flags)"
-        f" SELECT implied.user_id, implied.id, 0 FROM ({implied_rows_sql(scope)}) implied"
-    )
+    await _write_out(tx, scope)
     await tx.execute(
         "INSERT INTO message_rows_complete (message_id) SELECT m.id FROM message m"
         f" WHERE m.id IN ({_ids(message_ids)}) AND NOT EXISTS"
