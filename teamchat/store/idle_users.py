@@ -86,12 +86,35 @@ async def idle_user_ids(conn: Conn) -> list[int]:
     return [int(r[0]) for r in rows]
 
 
+async def _hold_channel(tx: Tx, stream_id: int) -> None:
+    """Several processes (PostgreSQL): a send that leaves rows out holds its channel shared
+    until it commits, and writing out or ending someone's idleness holds their channels
+    exclusively (`_hold_channels_of`). Whichever commits second then sees the other: a
+    catch-up sees the message it must write a row for, or the send sees that the person is
+    no longer idle. SQLite has one writer, which already orders them."""
+    if tx.backend == "postgresql":
+        await tx.fetchall("SELECT id FROM stream WHERE id = ? FOR SHARE", (stream_id,))
+
+
+async def _hold_channels_of(tx: Tx, user_ids: Iterable[int]) -> None:
+    """The exclusive side of `_hold_channel`: the channels that those of these people who
+    are idle subscribe to, in id order."""
+    if tx.backend == "postgresql":
+        await tx.fetchall(
+            "SELECT st.id FROM stream st WHERE st.id IN (SELECT s.stream_id FROM subscription s"
+            " JOIN idle_user i ON i.user_id = s.user_id"
+            f" WHERE s.user_id IN ({_ids(user_ids)}) AND s.active = 1)"
+            " ORDER BY st.id FOR NO KEY UPDATE"
+        )
+
+
 async def plain_rows_left_out(tx: Tx, stream_id: int, user_ids: Iterable[int]) -> set[int]:
     """Of these users (a new message of the channel carries no flag for them), those whose
     row the rule implies: idle, and active subscribers of the channel."""
     user_ids = list(user_ids)
     if not user_ids or not await any_idle(tx):
         return set()
+    await _hold_channel(tx, stream_id)  # before reading who is idle (see _hold_channel)
     rows = await tx.fetchall(
         "SELECT i.user_id FROM idle_user i JOIN subscription s ON s.user_id = i.user_id"
         f" AND s.stream_id = ? AND s.active = 1 WHERE i.user_id IN ({_ids(user_ids)})",
@@ -146,6 +169,7 @@ async def catch_up(tx: Tx, user_ids: Iterable[int]) -> int:
     user_ids = list(user_ids)
     if not user_ids or not await any_idle(tx):
         return 0
+    await _hold_channels_of(tx, user_ids)
     scope = f"i.user_id IN ({_ids(user_ids)})"
     written = await _write_out(tx, scope)
     await tx.execute(
@@ -170,6 +194,7 @@ async def newest_message_id(conn: Conn) -> int:
 async def catch_up_through(tx: Tx, user_id: int, through: int) -> int:
     """Write out the idle user's implied rows of messages up to `through` and move their
     watermark there (one step of a long catch-up); return how many rows were written."""
+    await _hold_channels_of(tx, [user_id])
     scope = "i.user_id = ? AND m.id <= ?"
     written = await _write_out(tx, scope, (user_id, through))
     await tx.execute(

@@ -1,10 +1,16 @@
-"""Two server processes on one PostgreSQL database wake the same idle person at once (their
-phone and their browser reach different processes): the rows they missed are written once,
-and neither request fails on the other's rows."""
+"""Idle people and several server processes on one PostgreSQL database.
+
+A send leaves out the plain rows of idle subscribers (their rows are implied); a person
+coming back writes out what they missed. When both happen at once on two processes,
+whichever commits second must see the other, or the message is lost to that person. And
+two processes waking the same person (their phone and their browser reach different
+processes) write each missed row once, neither request failing on the other's rows."""
 
 from __future__ import annotations
 
 import asyncio
+from collections.abc import AsyncIterator
+from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
@@ -13,9 +19,43 @@ from teamchat.actions.org import realm
 from teamchat.config import Settings
 from teamchat.runtime import Runtime
 from teamchat.store import idle_users as idle_store
+from teamchat.store import messages as message_store
+from teamchat.store.db import Tx
 from tests.support.postgres import PostgresServer
 
 pytestmark = pytest.mark.timeout(120)
+HELD_SECS = 0.5  # how long the first transaction stays open while the second tries
+
+
+@dataclass
+class Org:
+    first: Runtime  # two server processes' stores on one database
+    second: Runtime
+    owner_id: int
+    general_id: int
+    general_recipient: int
+
+
+@pytest.fixture
+async def org(postgres: PostgresServer, tmp_path: Path) -> AsyncIterator[Org]:
+    settings = Settings(db_path=tmp_path / "unused.db", db_url=postgres.new_database("idle"))
+    first = await Runtime.open_offline(settings)
+    second = await Runtime.open_offline(settings)
+    try:
+        _, owner = await realm.check_create_realm(
+            first,
+            name="Idle",
+            owner_email="owner@example.com",
+            owner_full_name="Owner",
+            owner_password="pw-123456",
+        )
+        async with first.db.read() as conn:
+            row = await conn.fetchone("SELECT id, recipient_id FROM stream WHERE name = 'general'")
+        assert row is not None
+        yield Org(first, second, owner.id, int(row[0]), int(row[1]))
+    finally:
+        await first.close()
+        await second.close()
 
 
 async def _rows(rt: Runtime, user_id: int) -> list[int]:
@@ -27,50 +67,82 @@ async def _rows(rt: Runtime, user_id: int) -> list[int]:
     return [int(row[0]) for row in rows]
 
 
-async def test_two_processes_waking_one_person_write_their_rows_once(
-    postgres: PostgresServer, tmp_path: Path
-) -> None:
-    url = postgres.new_database("wake")
-    settings = Settings(db_path=tmp_path / "unused.db", db_url=url)
-    first = await Runtime.open_offline(settings)
-    second = await Runtime.open_offline(settings)
-    try:
-        _, owner = await realm.check_create_realm(
-            first,
-            name="Wake",
-            owner_email="owner@example.com",
-            owner_full_name="Owner",
-            owner_password="pw-123456",
+async def _send_plain(tx: Tx, org: Org) -> int:
+    """What a send to #general does for a subscriber the message carries no flag for."""
+    message_id = await message_store.insert_message(
+        tx, sender_id=org.owner_id, recipient_id=org.general_recipient,
+        stream_id=org.general_id, topic="away", content="while you were away",
+        rendered_content="<p>while you were away</p>", client="test", date_sent=0,
+        has_link=False, has_image=False, has_attachment=False, is_me_message=False,
+    )  # fmt: skip
+    await message_store.insert_user_messages(
+        tx, message_id, {org.owner_id: 0}, stream_id=org.general_id
+    )
+    return message_id
+
+
+async def _make_idle(org: Org) -> None:
+    async with org.first.db.write() as tx:
+        await idle_store.mark_idle(tx, [org.owner_id])
+
+
+async def _wake(rt: Runtime, user_id: int) -> int:
+    async with rt.db.write() as tx:
+        return await idle_store.wake(tx, [user_id])
+
+
+async def test_a_person_waking_while_a_send_is_open_gets_its_row(org: Org) -> None:
+    await _make_idle(org)
+    async with org.first.db.write() as tx:
+        message_id = await _send_plain(tx, org)
+        late = asyncio.create_task(_wake(org.second, org.owner_id))
+        await asyncio.sleep(HELD_SECS)
+        assert not late.done(), "the catch-up waits for the send that left the row out"
+    await late
+    assert message_id in await _rows(org.second, org.owner_id)
+
+
+async def test_a_send_while_a_person_is_waking_writes_their_row(org: Org) -> None:
+    await _make_idle(org)
+
+    async def send() -> int:
+        async with org.first.db.write() as tx:
+            return await _send_plain(tx, org)
+
+    async with org.second.db.write() as tx:
+        await idle_store.wake(tx, [org.owner_id])
+        late = asyncio.create_task(send())
+        await asyncio.sleep(HELD_SECS)
+        assert not late.done(), "the send waits to see whether the person is still idle"
+    message_id = await late
+    assert message_id in await _rows(org.first, org.owner_id)
+    async with org.first.db.read() as conn:
+        assert not await idle_store.is_idle(conn, org.owner_id)
+
+
+async def test_two_processes_waking_one_person_write_their_rows_once(org: Org) -> None:
+    everything = await _rows(org.first, org.owner_id)
+    async with org.first.db.write() as tx:
+        # The owner went idle before the organization's first channel messages: their
+        # plain rows of those are implied, not written.
+        await idle_store.mark_idle(tx, [org.owner_id])
+        await tx.execute("UPDATE idle_user SET complete_through = 0")
+        await tx.execute(
+            "DELETE FROM user_message WHERE user_id = ? AND flags = 0"
+            " AND message_id IN (SELECT id FROM message WHERE stream_id IS NOT NULL)",
+            (org.owner_id,),
         )
-        everything = await _rows(first, owner.id)
-        async with first.db.write() as tx:
-            # The owner went idle before the organization's first channel messages: their
-            # plain rows of those are implied, not written.
-            await idle_store.mark_idle(tx, [owner.id])
-            await tx.execute("UPDATE idle_user SET complete_through = 0")
-            await tx.execute(
-                "DELETE FROM user_message WHERE user_id = ? AND flags = 0"
-                " AND message_id IN (SELECT id FROM message WHERE stream_id IS NOT NULL)",
-                (owner.id,),
-            )
-        implied = set(everything) - set(await _rows(first, owner.id))
-        assert implied, "the organization's welcome messages are in its channels"
+    implied = set(everything) - set(await _rows(org.first, org.owner_id))
+    assert implied, "the organization's welcome messages are in its channels"
 
-        # The first process writes them out and has not committed yet when the second,
-        # which saw the same idle person, writes the same rows (it waits on the first's).
-        async def second_wakes() -> int:
-            async with second.db.write() as tx:
-                return await idle_store.wake(tx, [owner.id])
-
-        async with first.db.write() as tx:
-            assert await idle_store.wake(tx, [owner.id]) == len(implied)
-            late = asyncio.create_task(second_wakes())
-            await asyncio.sleep(0.5)
-            assert not late.done(), "the second waits for the first's rows"
-        assert await late == 0
-        assert await _rows(second, owner.id) == everything
-        async with second.db.read() as conn:
-            assert not await idle_store.is_idle(conn, owner.id)
-    finally:
-        await first.close()
-        await second.close()
+    # The first process writes them out and has not committed yet when the second, which
+    # saw the same idle person, writes the same rows (it waits on the first's).
+    async with org.first.db.write() as tx:
+        assert await idle_store.wake(tx, [org.owner_id]) == len(implied)
+        late = asyncio.create_task(_wake(org.second, org.owner_id))
+        await asyncio.sleep(HELD_SECS)
+        assert not late.done(), "the second waits for the first's rows"
+    assert await late == 0
+    assert await _rows(org.second, org.owner_id) == everything
+    async with org.second.db.read() as conn:
+        assert not await idle_store.is_idle(conn, org.owner_id)
