@@ -125,14 +125,16 @@ class PgTx(PgConn, Tx):
     statement; bodies may catch an IntegrityError and go on (or return normally). So a
     refused change leaves the transaction as SQLite would: before the body's first write
     the body's own SAVEPOINT is that state (nothing of the body's to keep), after it each
-    write statement runs in a SAVEPOINT of its own (two more round trips, for bodies that
-    write more than once)."""
+    write statement runs in a SAVEPOINT of its own. That costs one more round trip a write:
+    the previous statement's savepoint is released in the same one (`RELEASE s; SAVEPOINT
+    s`), and the body's own RELEASE releases the last."""
 
     def __init__(self, conn: Any, dialect: PgDialect, savepoint: str) -> None:
         super().__init__(conn, dialect)
         self._after_commit = []
         self._savepoint = savepoint
         self.wrote = False
+        self._statement_open = False  # the savepoint of the last write is still open
 
     async def _run(self, sql: str, call: Callable[[], Awaitable[T]]) -> T:
         if sql.lstrip()[:6].upper() == "SELECT":
@@ -145,14 +147,19 @@ class PgTx(PgConn, Tx):
                 raise
             self.wrote = True
             return result
-        await finish(self._conn.execute("SAVEPOINT statement"))
+        begin = (
+            "RELEASE statement; SAVEPOINT statement"
+            if self._statement_open
+            else ("SAVEPOINT statement")
+        )
+        await finish(self._conn.execute(begin))
+        self._statement_open = True
         try:
             result = await super()._run(sql, call)
         except IntegrityError:
-            await finish(self._conn.execute("ROLLBACK TO statement"))
-            await finish(self._conn.execute("RELEASE statement"))
+            await finish(self._conn.execute("ROLLBACK TO statement; RELEASE statement"))
+            self._statement_open = False
             raise
-        await finish(self._conn.execute("RELEASE statement"))
         return result
 
 
