@@ -25,6 +25,9 @@ writes the implied rows out first):
 - a flag change by someone else (an edit that mentions them) writes their row (upsert);
 - reads that concern other people than the requester (who has a row for a message, a
   user's flags for missed-message emails, the export) add the implied rows.
+- several processes on one PostgreSQL database: a send that leaves rows out, and writing
+  out or ending someone's idleness, lock the channels' rows (`_hold_channel`), so
+  whichever commits second sees the other; two write-outs of one row keep the first.
 Read receipts need nothing: an implied row is unread. Deleting a message deletes what is
 implied with it. Everything here is plain SQL (a PostgreSQL store runs the same rule).
 """
