@@ -28,10 +28,38 @@ TEST_ENV = {
 }
 
 
+# Each test worker hands out ports from a range of its own, below the kernel's ephemeral
+# range (32768 and up on Linux). A port the kernel picks for `bind(0)` is free only until
+# someone else takes it: another worker's server, or any outgoing connection. Between this
+# answer and the server's own bind, a second worker could bind the same port, and the test
+# would then talk to that worker's server ("Invalid API key").
+_PORTS_PER_WORKER = 2000
+_FIRST_PORT = 15000
+_next_port: list[int] = []
+
+
+def _worker_range() -> range:
+    worker = os.environ.get("PYTEST_XDIST_WORKER", "")  # "gw0", "gw1", ...; "" without xdist
+    n = int(worker[2:]) + 1 if worker[2:].isdigit() else 0
+    low = _FIRST_PORT + _PORTS_PER_WORKER * (n % 8)
+    return range(low, low + _PORTS_PER_WORKER)
+
+
 def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
+    """A loopback port nobody listens on, and that no other test worker will hand out."""
+    ports = _worker_range()
+    if not _next_port:  # start where this process's pid says: a child pytest starts elsewhere
+        _next_port.append(os.getpid() % len(ports))
+    for _ in range(len(ports)):
+        port = ports[_next_port[0] % len(ports)]
+        _next_port[0] += 1
+        with socket.socket() as sock:
+            try:
+                sock.bind(("127.0.0.1", port))
+            except OSError:
+                continue  # in use (or lingering): the next one
+            return port
+    raise AssertionError(f"no free port in {ports}")
 
 
 def cli(
