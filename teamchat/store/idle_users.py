@@ -158,6 +158,9 @@ async def implied_for_user(conn: Conn, user_id: int, message_ids: Iterable[int])
 async def mark_idle(tx: Tx, user_ids: Iterable[int]) -> int:
     """Make these active users idle from now on (those already idle stay as they are);
     return how many became idle."""
+    user_ids = list(user_ids)
+    if not user_ids:
+        return 0  # the periodic check found nobody: no write (none to fail on a full disk)
     return await tx.execute_rowcount(
         f"INSERT INTO idle_user (user_id, complete_through) SELECT u.id, {_NEWEST}"
         f" FROM users u WHERE u.id IN ({_ids(user_ids)}) AND u.is_active = 1"

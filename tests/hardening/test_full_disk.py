@@ -3,6 +3,7 @@ health check says so, and everything works again once space returns."""
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable
 from pathlib import Path
 
@@ -18,7 +19,15 @@ def test_writes_on_a_full_disk_are_503_and_recover(
     start_server: Callable[..., ServerProcess], tmp_path: Path
 ) -> None:
     flag = tmp_path / "disk-is-full"
-    proc = start_server({"PYTHONPATH": str(STUB), "TEAMCHAT_TEST_DISK_FULL_FLAG": str(flag)})
+    # The periodic work runs often meanwhile: with nothing to do, it writes nothing (and so
+    # logs nothing) while the disk is full.
+    proc = start_server(
+        {
+            "PYTHONPATH": str(STUB),
+            "TEAMCHAT_TEST_DISK_FULL_FLAG": str(flag),
+            "TEAMCHAT_IDLE_CHECK_INTERVAL_SECS": "0.1",
+        }
+    )
     with Api(proc.url, proc.owner_email, proc.owner_key) as owner:
         channel = {"type": "stream", "to": "general", "topic": "disk"}
         assert_success(owner.post("/messages", content="before", **channel))
@@ -31,6 +40,7 @@ def test_writes_on_a_full_disk_are_503_and_recover(
                 response, "The server's disk is full; try again later.", "DISK_FULL", 503
             )
             assert response.headers["retry-after"] == "30", body
+        time.sleep(1.5)  # the periodic work (a second after the start, then often) runs too
         # Reads still work; nothing half-written shows.
         recent = owner.ok("GET", "/messages", anchor="newest", num_before=5, num_after=0)
         assert [m["content"] for m in recent["messages"]][-1] == "<p>before</p>"
