@@ -94,8 +94,12 @@ class Runtime:
         settings: Settings,
         broker: EventBroker | None = None,
         clock: Callable[[], float] = time.time,
+        *,
+        bulk: bool = False,
     ) -> Runtime:
-        db = open_database(settings.db_url or settings.db_path, settings.reader_connections)
+        db = open_database(
+            settings.db_url or settings.db_path, settings.reader_connections, bulk=bulk
+        )
         await db.open()
         if broker is None:
             options: dict[str, Any] = {
@@ -122,8 +126,9 @@ class Runtime:
     @classmethod
     async def open_offline(cls, settings: Settings) -> Runtime:
         """A runtime for CLI commands: same database, a broker that records its events;
-        `close` leaves them in the change log for a running server to publish."""
-        return await cls.open(settings, broker=RecordingBroker())
+        `close` leaves them in the change log for a running server to publish. A command
+        may load or rebuild much at once (the import), so the store works in `bulk` mode."""
+        return await cls.open(settings, broker=RecordingBroker(), bulk=True)
 
     def watcher(self) -> ChangeWatcher:
         """A watcher of other connections' commits to our database (not yet opened)."""

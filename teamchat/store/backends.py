@@ -14,8 +14,9 @@ class MissingDriverError(Exception):
     """A PostgreSQL URL was given, but the optional driver is not installed."""
 
 
-def open_database(target: str | Path, readers: int = 4) -> BaseDatabase:
-    """The (not yet opened) database `target` names."""
+def open_database(target: str | Path, readers: int = 4, *, bulk: bool = False) -> BaseDatabase:
+    """The (not yet opened) database `target` names; `bulk` for a command that may load or
+    rebuild much at once (SQLite then sorts in temporary files, not in memory)."""
     if is_database_url(target):
         try:
             from teamchat.store.pg.database import PgDatabase
@@ -26,7 +27,7 @@ def open_database(target: str | Path, readers: int = 4) -> BaseDatabase:
         return PgDatabase(str(target), readers=readers)
     from teamchat.store.db import Database
 
-    return Database(Path(target), readers=readers)
+    return Database(Path(target), readers=readers, bulk=bulk)
 
 
 __all__ = ["MissingDriverError", "is_database_url", "open_database"]

@@ -55,6 +55,13 @@ from teamchat.store.migrations import (
 )
 
 BUSY_TIMEOUT_MS = 5000
+# The writer's page cache, at most (it fills only with pages that are used). A message to a
+# channel of N active people inserts a row into each person's pages of user_message and of
+# its unread index: with SQLite's default 2 MiB those pages were read again for every
+# message once N passed a few hundred (scripts/bench_recipients.py: 1,000 recipients, 15 ms
+# of statements a message with 2 MiB, 11.5 ms with 64 MiB). Readers keep SQLite's default:
+# a reader's cache is dropped whenever another connection has committed.
+WRITER_CACHE_KIB = 64 * 1024
 # How long a look at the writer's data_version stands for (see `Database.versions`): polls
 # and requests a millisecond apart share one look, a change by another process shows in
 # requests that start a millisecond after its commit.
@@ -143,6 +150,8 @@ def connect(path: Path, *, read_only: bool) -> sqlite3.Connection:
     conn.execute("PRAGMA synchronous=FULL")
     if read_only:
         conn.execute("PRAGMA query_only=ON")
+    else:
+        conn.execute(f"PRAGMA cache_size=-{WRITER_CACHE_KIB}")
     return conn
 
 
@@ -151,8 +160,9 @@ class Database(BaseDatabase):
 
     backend = "sqlite"
 
-    def __init__(self, path: Path, readers: int = 4) -> None:
+    def __init__(self, path: Path, readers: int = 4, *, bulk: bool = False) -> None:
         self.path = path
+        self._bulk = bulk
         self._reader_count = readers
         self._writer: sqlite3.Connection | None = None
         self._write_lock = asyncio.Lock()
@@ -227,6 +237,14 @@ class Database(BaseDatabase):
             writer.close()
             raise
         self._writer = writer
+        if not self._bulk:
+            # Each body of a group commit runs in a SAVEPOINT, which keeps the pages it
+            # changes in a sub-journal; past 64 KiB SQLite spilled it to a temporary file,
+            # a write() per page (about a fifth of a send's CPU: scripts/bench_send.py).
+            # In memory it costs what the pages do. Only a command that loads or rebuilds
+            # much at once (`bulk`: the import's index builds) sorts in files instead.
+            # Set before the temporary triggers: changing temp_store drops them.
+            writer.execute("PRAGMA temp_store=MEMORY")
         self._watch_tables(writer)
         self._writer_data_version = int(writer.execute("PRAGMA data_version").fetchone()[0])
         for _ in range(self._reader_count):

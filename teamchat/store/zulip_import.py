@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from teamchat.store import message_search
-from teamchat.store.db import Conn, Tx
+from teamchat.store.db import WRITER_CACHE_KIB, Conn, Tx
 
 Rows = Sequence[tuple[object, ...]]
 
@@ -323,12 +323,8 @@ async def create_indexes(tx: Tx, statements: Sequence[str]) -> None:
         await tx.execute(sql)
 
 
-_DEFAULT_CACHE_SIZE = -2000  # SQLite's default: 2000 KiB
-
-
 async def set_cache_size(tx: Tx, kib: int | None) -> None:
-    """Use a page cache of `kib` KiB on this connection (None: SQLite's default)."""
+    """Use a page cache of `kib` KiB on the writer (None: the writer's usual size)."""
     if tx.backend != "sqlite":
         return
-    size = -kib if kib is not None else _DEFAULT_CACHE_SIZE
-    await tx.execute(f"PRAGMA cache_size = {int(size)}")
+    await tx.execute(f"PRAGMA cache_size = -{int(kib or WRITER_CACHE_KIB)}")
