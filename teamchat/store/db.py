@@ -36,6 +36,7 @@ from contextlib import asynccontextmanager, suppress
 from pathlib import Path
 from typing import Any, TypeVar
 
+from teamchat.store.checkpoints import Checkpointer
 from teamchat.store.conn import (
     WATCHED_TABLES,
     BaseDatabase,
@@ -163,6 +164,9 @@ class Database(BaseDatabase):
     def __init__(self, path: Path, readers: int = 4, *, bulk: bool = False) -> None:
         self.path = path
         self._bulk = bulk
+        # A command (`bulk`) keeps SQLite's checkpoints in its commits; the server's run on
+        # a thread of their own (see store.checkpoints).
+        self._checkpointer = None if bulk else Checkpointer(path, connect)
         self._reader_count = readers
         self._writer: sqlite3.Connection | None = None
         self._write_lock = asyncio.Lock()
@@ -245,6 +249,8 @@ class Database(BaseDatabase):
             # much at once (`bulk`: the import's index builds) sorts in files instead.
             # Set before the temporary triggers: changing temp_store drops them.
             writer.execute("PRAGMA temp_store=MEMORY")
+        if self._checkpointer is not None:
+            self._checkpointer.open(writer)
         self._watch_tables(writer)
         self._writer_data_version = int(writer.execute("PRAGMA data_version").fetchone()[0])
         for _ in range(self._reader_count):
@@ -255,6 +261,8 @@ class Database(BaseDatabase):
     async def close(self) -> None:
         while self._committers:  # open batches commit first
             await asyncio.gather(*self._committers, return_exceptions=True)
+        if self._checkpointer is not None:
+            await self._checkpointer.close()
         for reader in self._readers:
             reader.close()
         self._readers.clear()
@@ -365,6 +373,8 @@ class Database(BaseDatabase):
             for tx in batch.bodies:
                 tx.run_after_commit()  # committed: publish even if a request went away
             batch.committed.set_result(None)
+            if self._checkpointer is not None:
+                self._checkpointer.committed()
 
     async def probe_space(self) -> None:
         """Write without changing anything (setting user_version to itself still writes the
