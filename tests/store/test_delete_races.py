@@ -10,26 +10,20 @@ from pathlib import Path
 import pytest
 
 from teamchat.actions.messages import message_delete, retention
-from teamchat.actions.org import realm
 from teamchat.config import Settings
 from teamchat.errors import ZulipError
 from teamchat.events.broker import RecordingBroker
 from teamchat.records import MessageRow, UserRow
 from teamchat.runtime import Runtime
 from teamchat.store import messages as message_store
+from tests.support.store_org import create_org
 
 DAY = 86400
 
 
 async def _org(tmp_path: Path) -> tuple[Runtime, UserRow, list[MessageRow]]:
     rt = await Runtime.open_offline(Settings(db_path=tmp_path / "races.db"))
-    _, owner = await realm.check_create_realm(
-        rt,
-        name="Races",
-        owner_email="owner@example.com",
-        owner_full_name="Owner",
-        owner_password="pw-123456",
-    )
+    _, owner = await create_org(rt, "Races")
     messages = await _all_messages(rt)
     assert messages, "creating an organization posts its welcome messages"
     return rt, owner, messages

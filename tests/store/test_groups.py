@@ -5,24 +5,19 @@ from __future__ import annotations
 from pathlib import Path
 
 from teamchat import store
-from teamchat.actions.org import permissions, realm
+from teamchat.actions.org import permissions
 from teamchat.actions.people import users
 from teamchat.config import Settings
 from teamchat.lib import system_groups as sg
 from teamchat.records import Role
 from teamchat.runtime import Runtime
+from tests.support.store_org import create_org
 
 
 async def test_role_groups_nest_like_zulips(tmp_path: Path) -> None:
     rt = await Runtime.open_offline(Settings(db_path=tmp_path / "g.db"))
     try:
-        org, owner = await realm.check_create_realm(
-            rt,
-            name="G",
-            owner_email="o@example.com",
-            owner_full_name="O",
-            owner_password="pw-123456",
-        )
+        org, owner = await create_org(rt, "G")
         people = {
             role: await users.do_create_user(
                 rt,

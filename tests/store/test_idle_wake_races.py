@@ -15,13 +15,13 @@ from pathlib import Path
 
 import pytest
 
-from teamchat.actions.org import realm
 from teamchat.config import Settings
 from teamchat.runtime import Runtime
 from teamchat.store import idle_users as idle_store
 from teamchat.store import messages as message_store
 from teamchat.store.db import Tx
 from tests.support.postgres import PostgresServer
+from tests.support.store_org import create_org
 
 pytestmark = pytest.mark.timeout(120)
 HELD_SECS = 0.5  # how long the first transaction stays open while the second tries
@@ -42,13 +42,7 @@ async def org(postgres: PostgresServer, tmp_path: Path) -> AsyncIterator[Org]:
     first = await Runtime.open_offline(settings)
     second = await Runtime.open_offline(settings)
     try:
-        _, owner = await realm.check_create_realm(
-            first,
-            name="Idle",
-            owner_email="owner@example.com",
-            owner_full_name="Owner",
-            owner_password="pw-123456",
-        )
+        _, owner = await create_org(first, "Idle")
         async with first.db.read() as conn:
             row = await conn.fetchone("SELECT id, recipient_id FROM stream WHERE name = 'general'")
         assert row is not None
