@@ -11,6 +11,15 @@ starts a PASSIVE checkpoint on a connection and thread of its own once the last 
 nothing more: once everything was copied, the writer starts the log again from its
 beginning and writes over the old file.) A passive checkpoint waits for nobody: it copies
 what no reader still needs. A page changed by many commits in between is copied once.
+
+SQLite starts the log again from its beginning only when a write transaction begins after
+everything was copied. Under steady writes the next transaction has always begun before
+the thread's checkpoint ends, and the log would grow for as long as they last. So once a
+checkpoint finds `RESET_FRAMES` pages in the log, `committed()` answers True and the writer
+copies the rest itself, after the COMMIT's callers have their answers and before its next
+transaction begins: little is left to copy by then, and that transaction starts the log
+again.
+
 The checkpoint syncs the database file before the log can be reused, so nothing committed
 is lost on a power failure. A checkpoint that fails (a full disk) is tried again after a
 later commit; the log keeps every committed page meanwhile.
@@ -35,6 +44,7 @@ log = logging.getLogger(__name__)
 
 LOG_BYTES = 32 * 1024 * 1024
 EVERY_SECS = 0.5
+RESET_FRAMES = LOG_BYTES // 4096  # pages of the log (4 KiB each) before it must start again
 # Once copied, the log is truncated to this size when it starts again (SQLite keeps the
 # file, its high-water mark, otherwise).
 KEEP_LOG_BYTES = 64 * 1024 * 1024
@@ -52,27 +62,33 @@ class Checkpointer:
         self._running: asyncio.Future[None] | None = None
         self._last = time.monotonic()
         self._last_size = 0  # of the log file when the last checkpoint started
+        self._frames = 0  # pages in the log when the last checkpoint ran
 
     def open(self, writer: sqlite3.Connection) -> None:
         """Take checkpoints off `writer`'s commits."""
         writer.execute("PRAGMA wal_autocheckpoint=0")
         writer.execute(f"PRAGMA journal_size_limit={KEEP_LOG_BYTES}")
 
-    def committed(self) -> None:
-        """Called after each COMMIT: start a checkpoint if one is due and none runs."""
+    def committed(self) -> bool:
+        """Called after each COMMIT, before the writer's next transaction: start a checkpoint
+        if one is due and none runs; True if the writer must copy the rest now
+        (`copy_rest`), because the log did not start again."""
         if self._running is not None:
-            return
+            return False
+        if self._frames >= RESET_FRAMES:
+            return True
         try:
             size = os.stat(self._log).st_size
         except OSError:
-            return
+            return False
         now = time.monotonic()
         if now - self._last < EVERY_SECS and size - self._last_size < LOG_BYTES:
-            return
+            return False
         self._last, self._last_size = now, size
         loop = asyncio.get_running_loop()
         self._running = loop.run_in_executor(self._thread, self._checkpoint)
         self._running.add_done_callback(self._done)
+        return False
 
     def _done(self, future: asyncio.Future[None]) -> None:
         self._running = None
@@ -82,7 +98,15 @@ class Checkpointer:
     def _checkpoint(self) -> None:
         if self._conn is None:
             self._conn = self._connect(self._path, read_only=False)
-        self._conn.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchall()
+        self._frames = _passive_checkpoint(self._conn)
+
+    def copy_rest(self, writer: sqlite3.Connection) -> None:
+        """The writer's checkpoint, between two of its transactions (on its thread)."""
+        try:
+            _passive_checkpoint(writer)
+        except (sqlite3.Error, OSError) as exc:
+            log.warning("checkpoint of %s failed: %s", self._path, exc)
+        self._frames = 0  # the next checkpoint of the thread tells whether the log started
 
     async def close(self) -> None:
         """Wait for a running checkpoint, close its connection (before the others: the last
@@ -94,6 +118,12 @@ class Checkpointer:
         if self._conn is not None:
             self._conn.close()
             self._conn = None
+
+
+def _passive_checkpoint(conn: sqlite3.Connection) -> int:
+    """Copy what no reader still needs; return how many pages the log holds."""
+    row = conn.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchone()
+    return int(row[1]) if row and row[1] is not None and row[1] > 0 else 0
 
 
 __all__ = ["Checkpointer"]

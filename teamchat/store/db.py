@@ -373,8 +373,9 @@ class Database(BaseDatabase):
             for tx in batch.bodies:
                 tx.run_after_commit()  # committed: publish even if a request went away
             batch.committed.set_result(None)
-            if self._checkpointer is not None:
-                self._checkpointer.committed()
+            checkpointer = self._checkpointer
+            if checkpointer is not None and checkpointer.committed():
+                await self._in_thread(lambda: checkpointer.copy_rest(writer))
 
     async def probe_space(self) -> None:
         """Write without changing anything (setting user_version to itself still writes the
