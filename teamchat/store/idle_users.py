@@ -25,9 +25,10 @@ writes the implied rows out first):
 - a flag change by someone else (an edit that mentions them) writes their row (upsert);
 - reads that concern other people than the requester (who has a row for a message, a
   user's flags for missed-message emails, the export) add the implied rows.
-- several processes on one PostgreSQL database: a send that leaves rows out, and writing
-  out or ending someone's idleness, lock the channels' rows (`_hold_channel`), so
-  whichever commits second sees the other; two write-outs of one row keep the first.
+- several processes on one PostgreSQL database: a send to a channel (from before its
+  message takes an id), and writing out or ending someone's idleness (with the channel they
+  join, if any), lock the channels' rows (`hold_channel`), so whichever commits second sees
+  the other; two write-outs of one row keep the first.
 Read receipts need nothing: an implied row is unread. Deleting a message deletes what is
 implied with it. Everything here is plain SQL (a PostgreSQL store runs the same rule).
 """
@@ -89,25 +90,40 @@ async def idle_user_ids(conn: Conn) -> list[int]:
     return [int(r[0]) for r in rows]
 
 
-async def _hold_channel(tx: Tx, stream_id: int) -> None:
-    """Several processes (PostgreSQL): a send that leaves rows out holds its channel shared
-    until it commits, and writing out or ending someone's idleness holds their channels
-    exclusively (`_hold_channels_of`). Whichever commits second then sees the other: a
-    catch-up sees the message it must write a row for, or the send sees that the person is
-    no longer idle. SQLite has one writer, which already orders them."""
+async def hold_channel(tx: Tx, stream_id: int) -> None:
+    """Several processes (PostgreSQL): a send to a channel holds it shared until it commits,
+    from before its message takes an id; writing out or ending someone's idleness holds
+    their channels exclusively (`_hold_channels_of`). Whichever commits second then sees
+    the other: a catch-up sees the message it must write a row for, or the send sees that
+    the person is no longer idle and gets an id above the watermark the catch-up set.
+    (Taken after the id, a catch-up committed in between could set a watermark above the
+    message and leave it without a row.) KEY SHARE, the lock a foreign key takes, waits for
+    no ordinary change of the channel's row, so sends add no wait and no deadlock with
+    channel updates; the catch-up's FOR UPDATE waits for it. SQLite has one writer, which
+    already orders them."""
     if tx.backend == "postgresql":
-        await tx.fetchall("SELECT id FROM stream WHERE id = ? FOR SHARE", (stream_id,))
+        await tx.fetchall("SELECT id FROM stream WHERE id = ? FOR KEY SHARE", (stream_id,))
 
 
-async def _hold_channels_of(tx: Tx, user_ids: Iterable[int]) -> None:
-    """The exclusive side of `_hold_channel`: the channels that those of these people who
-    are idle subscribe to, in id order."""
+async def _hold_channels_of(
+    tx: Tx, user_ids: Iterable[int], joining: int | None = None
+) -> None:
+    """The exclusive side of `hold_channel`: the channels that those of these people who
+    are idle subscribe to, and the channel they are `joining` if any of them is idle, in id
+    order."""
     if tx.backend == "postgresql":
+        user_ids = list(user_ids)
+        joined = ""
+        if joining is not None:
+            joined = (
+                f" OR (st.id = {int(joining)} AND EXISTS (SELECT 1 FROM idle_user i"
+                f" WHERE i.user_id IN ({_ids(user_ids)})))"
+            )
         await tx.fetchall(
             "SELECT st.id FROM stream st WHERE st.id IN (SELECT s.stream_id FROM subscription s"
             " JOIN idle_user i ON i.user_id = s.user_id"
-            f" WHERE s.user_id IN ({_ids(user_ids)}) AND s.active = 1)"
-            " ORDER BY st.id FOR NO KEY UPDATE"
+            f" WHERE s.user_id IN ({_ids(user_ids)}) AND s.active = 1){joined}"
+            " ORDER BY st.id FOR UPDATE"
         )
 
 
@@ -117,7 +133,7 @@ async def plain_rows_left_out(tx: Tx, stream_id: int, user_ids: Iterable[int]) -
     user_ids = list(user_ids)
     if not user_ids or not await any_idle(tx):
         return set()
-    await _hold_channel(tx, stream_id)  # before reading who is idle (see _hold_channel)
+    # The send holds the channel since before its message took an id (hold_channel).
     rows = await tx.fetchall(
         "SELECT i.user_id FROM idle_user i JOIN subscription s ON s.user_id = i.user_id"
         f" AND s.stream_id = ? AND s.active = 1 WHERE i.user_id IN ({_ids(user_ids)})",
@@ -169,13 +185,15 @@ async def mark_idle(tx: Tx, user_ids: Iterable[int]) -> int:
     )
 
 
-async def catch_up(tx: Tx, user_ids: Iterable[int]) -> int:
+async def catch_up(tx: Tx, user_ids: Iterable[int], joining: int | None = None) -> int:
     """Write out the implied rows of these users (those idle) and move their watermark to
-    the newest message; they stay idle. Return how many rows were written."""
+    the newest message; they stay idle. Return how many rows were written. `joining`: the
+    channel they are about to subscribe to (its messages in flight must fall below the
+    watermark, not become theirs)."""
     user_ids = list(user_ids)
     if not user_ids or not await any_idle(tx):
         return 0
-    await _hold_channels_of(tx, user_ids)
+    await _hold_channels_of(tx, user_ids, joining)
     scope = f"i.user_id IN ({_ids(user_ids)})"
     written = await _write_out(tx, scope)
     await tx.execute(

@@ -93,6 +93,9 @@ async def insert_message(
     is_me_message: bool,
 ) -> int:
     """Insert one message; return its id."""
+    if stream_id is not None:
+        # Before the message takes its id: see idle_users.hold_channel.
+        await idle_users.hold_channel(tx, stream_id)
     return await tx.execute(
         "INSERT INTO message (sender_id, recipient_id, stream_id, topic, content,"
         " rendered_content, client, date_sent, has_link, has_image, has_attachment,"

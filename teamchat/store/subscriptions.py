@@ -145,7 +145,7 @@ async def used_colors(conn: Conn, user_id: int) -> set[str]:
 
 async def upsert_active(tx: Tx, stream_id: int, user_id: int, color: str) -> None:
     """Subscribe (or resubscribe, keeping former settings) a user to a channel."""
-    await idle_users.catch_up(tx, [user_id])  # the rule's rows follow subscriptions
+    await idle_users.catch_up(tx, [user_id], joining=stream_id)  # rows follow subscriptions
     await tx.execute(
         "INSERT INTO subscription (stream_id, user_id, active, color) VALUES (?, ?, 1, ?)"
         " ON CONFLICT (stream_id, user_id) DO UPDATE SET active = 1",

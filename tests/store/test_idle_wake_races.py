@@ -13,12 +13,16 @@ from collections.abc import AsyncIterator
 from dataclasses import dataclass
 from pathlib import Path
 
+import msgspec
 import pytest
 
 from teamchat.config import Settings
+from teamchat.lib import channels as ch
 from teamchat.runtime import Runtime
 from teamchat.store import idle_users as idle_store
 from teamchat.store import messages as message_store
+from teamchat.store import streams as stream_store
+from teamchat.store import subscriptions as sub_store
 from teamchat.store.db import Tx
 from tests.support.postgres import PostgresServer
 from tests.support.store_org import create_org
@@ -140,3 +144,74 @@ async def test_two_processes_waking_one_person_write_their_rows_once(org: Org) -
     assert await _rows(org.second, org.owner_id) == everything
     async with org.second.db.read() as conn:
         assert not await idle_store.is_idle(conn, org.owner_id)
+
+
+async def _has(rt: Runtime, user_id: int, message_id: int) -> bool:
+    """Whether the message is the user's: a row, or a row the idle rule implies."""
+    if message_id in await _rows(rt, user_id):
+        return True
+    async with rt.db.read() as conn:
+        return message_id in await idle_store.implied_for_user(conn, user_id, [message_id])
+
+
+async def test_a_catch_up_between_a_sends_id_and_its_rows_waits_for_it(org: Org) -> None:
+    """A catch-up on the other process that committed between the message taking its id and
+    the send writing its rows set the watermark above the message, which then had no row
+    and none implied."""
+    await _make_idle(org)
+
+    async def catch_up_after_a_send_of_its_own() -> None:
+        async with org.second.db.write() as tx:
+            await _send_plain(tx, org)  # a newer message, which the watermark moves past
+            await idle_store.catch_up(tx, [org.owner_id])
+
+    async with org.first.db.write() as tx:
+        message_id = await message_store.insert_message(
+            tx, sender_id=org.owner_id, recipient_id=org.general_recipient,
+            stream_id=org.general_id, topic="away", content="in flight",
+            rendered_content="<p>in flight</p>", client="test", date_sent=0,
+            has_link=False, has_image=False, has_attachment=False, is_me_message=False,
+        )  # fmt: skip
+        late = asyncio.create_task(catch_up_after_a_send_of_its_own())
+        await asyncio.sleep(HELD_SECS)
+        assert not late.done(), "the catch-up waits for the send that holds the channel"
+        await message_store.insert_user_messages(
+            tx, message_id, {org.owner_id: 0}, stream_id=org.general_id
+        )
+    await late
+    assert await _has(org.second, org.owner_id, message_id)
+
+
+async def test_a_message_in_flight_to_a_channel_someone_joins_is_not_theirs(org: Org) -> None:
+    """An idle person subscribed on the other process while a message to that channel is
+    being sent: the message was sent before they joined, so it must not become theirs."""
+    async with org.first.db.write() as tx:
+        names = await stream_store.system_group_names(tx)
+        settings = ch.default_group_settings({n: g for g, n in names.items()}, org.owner_id)
+        joined_id = await stream_store.insert_stream(
+            tx, name="joined later", description="", rendered_description="",
+            invite_only=False, is_web_public=False, history_public_to_subscribers=True,
+            message_retention_days=None, topics_policy="inherit", date_created=0,
+            creator_id=org.owner_id, settings_json=msgspec.json.encode(settings).decode(),
+        )  # fmt: skip
+        joined = await stream_store.get_stream_by_id(tx, joined_id)
+    assert joined is not None and joined.recipient_id is not None
+    await _make_idle(org)
+
+    async def subscribe() -> None:
+        async with org.second.db.write() as tx:
+            await sub_store.upsert_active(tx, joined_id, org.owner_id, "#76ce90")
+
+    async with org.first.db.write() as tx:
+        message_id = await message_store.insert_message(
+            tx, sender_id=org.owner_id, recipient_id=joined.recipient_id,
+            stream_id=joined_id, topic="before", content="before you joined",
+            rendered_content="<p>before you joined</p>", client="test", date_sent=0,
+            has_link=False, has_image=False, has_attachment=False, is_me_message=False,
+        )  # fmt: skip
+        late = asyncio.create_task(subscribe())
+        await asyncio.sleep(HELD_SECS)
+        assert not late.done(), "subscribing waits for the send to the channel"
+        await message_store.insert_user_messages(tx, message_id, {}, stream_id=joined_id)
+    await late
+    assert not await _has(org.second, org.owner_id, message_id)
