@@ -105,9 +105,7 @@ async def hold_channel(tx: Tx, stream_id: int) -> None:
         await tx.fetchall("SELECT id FROM stream WHERE id = ? FOR KEY SHARE", (stream_id,))
 
 
-async def _hold_channels_of(
-    tx: Tx, user_ids: Iterable[int], joining: int | None = None
-) -> None:
+async def _hold_channels_of(tx: Tx, user_ids: Iterable[int], joining: int | None = None) -> None:
     """The exclusive side of `hold_channel`: the channels that those of these people who
     are idle subscribe to, and the channel they are `joining` if any of them is idle, in id
     order."""

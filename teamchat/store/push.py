@@ -130,24 +130,22 @@ async def pop_active_notifications(
     tx: Tx, message_ids: Sequence[int], user_id: int | None = None
 ) -> dict[tuple[int, str], list[int]]:
     """Forget the showing notifications about these messages (only `user_id`'s when given);
-    return their message ids by (user id, the realm URL they named)."""
+    return their message ids by (user id, the realm URL they named). Only those this
+    statement removed: another transaction that removed them first (a second process
+    deleting the same message) sends the notices, not this one."""
     params: tuple[int, ...]
     where, params = "", ()
     if user_id is not None:
         where, params = " AND user_id = ?", (user_id,)
     rows = await tx.fetchall(
-        "SELECT user_id, message_id, realm_url FROM active_push_notification"
-        f" WHERE message_id IN ({ids_sql(message_ids)}){where} ORDER BY user_id, message_id",
+        "DELETE FROM active_push_notification"
+        f" WHERE message_id IN ({ids_sql(message_ids)}){where}"
+        " RETURNING user_id, message_id, realm_url",
         params,
     )
     found: dict[tuple[int, str], list[int]] = {}
-    for row in rows:
+    for row in sorted(rows, key=lambda row: (int(row[0]), int(row[1]))):
         found.setdefault((int(row[0]), str(row[2])), []).append(int(row[1]))
-    if found:
-        await tx.executemany(
-            "DELETE FROM active_push_notification WHERE user_id = ? AND message_id = ?",
-            [(int(row[0]), int(row[1])) for row in rows],
-        )
     return found
 
 

@@ -286,3 +286,17 @@ def test_server_on_postgresql_walk_through_http(pg_server: ServerProcess) -> Non
 
 def user_id(api: Api) -> int:
     return int(api.ok("GET", "/users/me")["user_id"])
+
+
+async def test_only_a_write_that_changed_rows_says_the_disk_has_space(db: BaseDatabase) -> None:
+    """A store that saw a full disk forgets it after a commit that wrote something. A write
+    that changed no row writes nothing to PostgreSQL's log and commits even on a full disk,
+    so it proves nothing (SQLite counts the rows changed)."""
+    await _add_linkifier(db, "first", 1)
+    db.disk_full_since = time.time()
+    async with db.write() as tx:
+        await tx.execute("DELETE FROM linkifier WHERE pattern = ?", ("nothing like it",))
+        await tx.execute("UPDATE linkifier SET pattern = pattern WHERE 1 = 0")
+    assert db.disk_full_since is not None
+    await _add_linkifier(db, "second", 2)
+    assert db.disk_full_since is None

@@ -134,6 +134,9 @@ class PgTx(PgConn, Tx):
         self._after_commit = []
         self._savepoint = savepoint
         self.wrote = False
+        # Whether a statement changed a row: one that changed none writes nothing to the
+        # log, so it commits even on a full disk and proves nothing about space.
+        self.changed_rows = False
         self._statement_open = False  # the savepoint of the last write is still open
 
     async def _run(self, sql: str, call: Callable[[], Awaitable[T]]) -> T:
@@ -146,6 +149,7 @@ class PgTx(PgConn, Tx):
                 await finish(self._conn.execute(f"ROLLBACK TO {self._savepoint}"))
                 raise
             self.wrote = True
+            self.changed_rows = self.changed_rows or _changed_rows(result)
             return result
         begin = (
             "RELEASE statement; SAVEPOINT statement"
@@ -160,7 +164,18 @@ class PgTx(PgConn, Tx):
             await finish(self._conn.execute("ROLLBACK TO statement; RELEASE statement"))
             self._statement_open = False
             raise
+        self.changed_rows = self.changed_rows or _changed_rows(result)
         return result
+
+
+def _changed_rows(result: object) -> bool:
+    """Whether a write statement's result says it changed a row: a command status ('UPDATE
+    0'), the rows of a RETURNING, an id from an INSERT; executemany tells nothing (True)."""
+    if isinstance(result, str):
+        return rowcount(result) > 0
+    if isinstance(result, list):
+        return bool(result)
+    return True
 
 
 __all__ = ["PgConn", "PgTx", "finish", "translate_error"]

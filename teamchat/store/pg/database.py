@@ -247,7 +247,7 @@ class PgDatabase(BaseDatabase):
                 batch.committed.exception()  # retrieved: callers may all have gone
                 return
             self._bump(changed)
-            if any(isinstance(tx, PgTx) and tx.wrote for tx in batch.bodies):
+            if any(isinstance(tx, PgTx) and tx.changed_rows for tx in batch.bodies):
                 self.disk_full_since = None  # rows were written: there is space again
             for tx in batch.bodies:
                 tx.run_after_commit()  # committed: publish even if a request went away
