@@ -65,14 +65,21 @@ async def _rows(rt: Runtime, user_id: int) -> list[int]:
     return [int(row[0]) for row in rows]
 
 
-async def _send_plain(tx: Tx, org: Org) -> int:
-    """What a send to #general does for a subscriber the message carries no flag for."""
-    message_id = await message_store.insert_message(
-        tx, sender_id=org.owner_id, recipient_id=org.general_recipient,
-        stream_id=org.general_id, topic="away", content="while you were away",
-        rendered_content="<p>while you were away</p>", client="test", date_sent=0,
+async def _insert(
+    tx: Tx, org: Org, content: str, stream_id: int | None = None, recipient_id: int = 0
+) -> int:
+    """A send's first step: the message row (in #general unless told), which takes an id."""
+    return await message_store.insert_message(
+        tx, sender_id=org.owner_id, recipient_id=recipient_id or org.general_recipient,
+        stream_id=stream_id or org.general_id, topic="away", content=content,
+        rendered_content=f"<p>{content}</p>", client="test", date_sent=0,
         has_link=False, has_image=False, has_attachment=False, is_me_message=False,
     )  # fmt: skip
+
+
+async def _send_plain(tx: Tx, org: Org) -> int:
+    """What a send to #general does for a subscriber the message carries no flag for."""
+    message_id = await _insert(tx, org, "while you were away")
     await message_store.insert_user_messages(
         tx, message_id, {org.owner_id: 0}, stream_id=org.general_id
     )
@@ -166,12 +173,7 @@ async def test_a_catch_up_between_a_sends_id_and_its_rows_waits_for_it(org: Org)
             await idle_store.catch_up(tx, [org.owner_id])
 
     async with org.first.db.write() as tx:
-        message_id = await message_store.insert_message(
-            tx, sender_id=org.owner_id, recipient_id=org.general_recipient,
-            stream_id=org.general_id, topic="away", content="in flight",
-            rendered_content="<p>in flight</p>", client="test", date_sent=0,
-            has_link=False, has_image=False, has_attachment=False, is_me_message=False,
-        )  # fmt: skip
+        message_id = await _insert(tx, org, "in flight")
         late = asyncio.create_task(catch_up_after_a_send_of_its_own())
         await asyncio.sleep(HELD_SECS)
         assert not late.done(), "the catch-up waits for the send that holds the channel"
@@ -203,12 +205,7 @@ async def test_a_message_in_flight_to_a_channel_someone_joins_is_not_theirs(org:
             await sub_store.upsert_active(tx, joined_id, org.owner_id, "#76ce90")
 
     async with org.first.db.write() as tx:
-        message_id = await message_store.insert_message(
-            tx, sender_id=org.owner_id, recipient_id=joined.recipient_id,
-            stream_id=joined_id, topic="before", content="before you joined",
-            rendered_content="<p>before you joined</p>", client="test", date_sent=0,
-            has_link=False, has_image=False, has_attachment=False, is_me_message=False,
-        )  # fmt: skip
+        message_id = await _insert(tx, org, "before you joined", joined_id, joined.recipient_id)
         late = asyncio.create_task(subscribe())
         await asyncio.sleep(HELD_SECS)
         assert not late.done(), "subscribing waits for the send to the channel"
