@@ -163,9 +163,8 @@ class Database(BaseDatabase):
 
     def __init__(self, path: Path, readers: int = 4, *, bulk: bool = False) -> None:
         self.path = path
-        self._bulk = bulk
-        # A command (`bulk`) keeps SQLite's checkpoints in its commits; the server's run on
-        # a thread of their own (see store.checkpoints).
+        # A command (`bulk`) keeps SQLite's checkpoints in its commits and its temporary
+        # files; the server's checkpoints run on a thread of their own (store.checkpoints).
         self._checkpointer = None if bulk else Checkpointer(path, connect)
         self._reader_count = readers
         self._writer: sqlite3.Connection | None = None
@@ -241,15 +240,14 @@ class Database(BaseDatabase):
             writer.close()
             raise
         self._writer = writer
-        if not self._bulk:
-            # Each body of a group commit runs in a SAVEPOINT, which keeps the pages it
-            # changes in a sub-journal; past 64 KiB SQLite spilled it to a temporary file,
-            # a write() per page (about a fifth of a send's CPU: scripts/bench_send.py).
-            # In memory it costs what the pages do. Only a command that loads or rebuilds
-            # much at once (`bulk`: the import's index builds) sorts in files instead.
-            # Set before the temporary triggers: changing temp_store drops them.
-            writer.execute("PRAGMA temp_store=MEMORY")
         if self._checkpointer is not None:
+            # Each body of a group commit runs in a SAVEPOINT, which keeps the pages it
+            # changes in a sub-journal; past 64 KiB SQLite spilled it to a temporary file, a
+            # write() per page (300 sends: 66,761 pwrite calls, 3,479 in memory). A command
+            # that loads or rebuilds much at once (`bulk`: the import's index builds) keeps
+            # sorting in files. Set before the temporary triggers: changing temp_store drops
+            # them.
+            writer.execute("PRAGMA temp_store=MEMORY")
             self._checkpointer.open(writer)
         self._watch_tables(writer)
         self._writer_data_version = int(writer.execute("PRAGMA data_version").fetchone()[0])

@@ -142,6 +142,12 @@ class PgTx(PgConn, Tx):
     async def _run(self, sql: str, call: Callable[[], Awaitable[T]]) -> T:
         if sql.lstrip()[:6].upper() == "SELECT":
             return await super()._run(sql, call)  # a read cannot break a constraint
+        result = await self._write(sql, call)
+        self.changed_rows = self.changed_rows or _changed_rows(result)
+        return result
+
+    async def _write(self, sql: str, call: Callable[[], Awaitable[T]]) -> T:
+        """Run a write statement so that its failure undoes only itself (see the class)."""
         if not self.wrote:
             try:
                 result = await super()._run(sql, call)
@@ -149,7 +155,6 @@ class PgTx(PgConn, Tx):
                 await finish(self._conn.execute(f"ROLLBACK TO {self._savepoint}"))
                 raise
             self.wrote = True
-            self.changed_rows = self.changed_rows or _changed_rows(result)
             return result
         begin = (
             "RELEASE statement; SAVEPOINT statement"
@@ -164,7 +169,6 @@ class PgTx(PgConn, Tx):
             await finish(self._conn.execute("ROLLBACK TO statement; RELEASE statement"))
             self._statement_open = False
             raise
-        self.changed_rows = self.changed_rows or _changed_rows(result)
         return result
 
 
